@@ -1,0 +1,1 @@
+"""Fault-injecting middleware: one fault per operational layer, scenarios, contract modes."""

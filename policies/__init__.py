@@ -1,0 +1,1 @@
+"""Mitigation policies and the arms built from them."""

@@ -1,0 +1,1 @@
+"""Readers turn (question, evidence) into an AgentAnswer."""

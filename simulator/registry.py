@@ -1,0 +1,60 @@
+"""A generic name -> component registry with a helpful unknown-name error.
+
+Faults, scenarios, retrievers, readers, policies and arms are all looked up by name from the
+CLI; one registry type gives them all the same "Did you mean ...?" message.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
+
+from simulator.errors import UsageError
+
+T = TypeVar("T")
+
+
+class Registry(Generic[T]):
+    """Named components of one kind, in registration order."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._items: dict[str, T] = {}
+
+    def add(self, name: str, item: T) -> T:
+        if name in self._items:
+            raise ValueError(f"{self.kind} {name!r} is already registered")
+        self._items[name] = item
+        return item
+
+    def register(self, name: str) -> Callable[[T], T]:
+        """Decorator form of :meth:`add`."""
+
+        def decorate(item: T) -> T:
+            return self.add(name, item)
+
+        return decorate
+
+    def get(self, name: str) -> T:
+        try:
+            return self._items[name]
+        except KeyError:
+            raise UsageError(self.unknown_message(name)) from None
+
+    def unknown_message(self, name: str) -> str:
+        close = difflib.get_close_matches(name, self._items, n=1, cutoff=0.5)
+        hint = f" Did you mean: {close[0]}?" if close else ""
+        return f"Unknown {self.kind} {name!r}.{hint} Known: {', '.join(self._items)}."
+
+    def names(self) -> list[str]:
+        return list(self._items)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -1,0 +1,1 @@
+"""Strict scoring: pure functions from (answer, trace, labels) to scores."""
