@@ -33,6 +33,7 @@ def extraction_problems(domain: DomainSpec) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     paths = [Path(p) for p in (argv if argv is not None else sys.argv[1:])]
+    paths = [p for p in paths if p.name != "corpus.toml"]
     failed = 0
     for path in paths:
         try:
