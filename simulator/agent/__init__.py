@@ -1,0 +1,1 @@
+"""The LangGraph agent: retrieve, contract, policy gate, generate."""

@@ -1,0 +1,89 @@
+"""The reader interface and its answer type.
+
+A reader turns a question and the evidence that survived the contract and policy steps into
+an :class:`AgentAnswer`. It never sees labels. Readers are looked up by name
+(``deterministic``) or by a provider prefix (``openai:gpt-4o``) in :data:`readers`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from simulator.registry import Registry
+
+
+class Evidence(BaseModel):
+    """One piece of evidence as a reader sees it: prose plus allowlisted metadata."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    doc_id: str
+    title: str
+    text: str
+    status: str | None = None
+    effective_year: int | None = None
+    version: str | None = None
+    domain: str | None = None
+
+
+class ReaderInput(BaseModel):
+    """Everything a reader is given: the question, its expected format, evidence, notes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    question: str
+    answer_format: str
+    evidence: tuple[Evidence, ...]
+    notes: tuple[str, ...] = ()
+    instructions: str = ""
+
+    def prompt_hash(self, template_version: str) -> str:
+        """Hash of the input as a prompt: equal inputs give equal hashes across readers."""
+        body = json.dumps([template_version, self.model_dump(mode="json")], sort_keys=True)
+        return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+class AgentAnswer(BaseModel):
+    """A reader's output. ``abstained`` answers carry a reason and no value."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    answer: str | None
+    citations: tuple[str, ...] = ()
+    abstained: bool = False
+    reason: str | None = None
+
+
+class ReaderResult(BaseModel):
+    """An answer plus what the run store keeps about how it was produced."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    answer: AgentAnswer
+    prompt_hash: str
+    reader_error: bool = False
+    provider_error: bool = False
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    latency_ms: float = 0.0
+
+
+class Reader(Protocol):
+    name: str
+    provider: str
+    template_version: str
+
+    def read(self, item: ReaderInput) -> ReaderResult: ...
+
+
+ReaderFactory = Callable[[str], Reader]
+"""Builds a reader from its model string (the part after ``provider:``, or the name)."""
+
+readers: Registry[ReaderFactory] = Registry("model")
+
+
+def unknown_answer(reason: str) -> AgentAnswer:
+    """The structured non-answer: no value, no citations, a stated reason."""
+    return AgentAnswer(answer=None, citations=(), abstained=True, reason=reason)

@@ -1,0 +1,1 @@
+"""The matrix runner, its records and the SQLite run store."""

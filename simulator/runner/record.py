@@ -1,0 +1,74 @@
+"""One scored record per (model, scenario, contract mode, arm, task): the unit of a run."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FailureLayer = Literal["contract", "retrieval", "freshness", "completeness", "authorization",
+                       "session", "evidence", "metadata", "reader", "abstained", "provider"]
+"""The first layer that explains a strict failure (None when S holds)."""
+
+
+class RecordKey(BaseModel):
+    """The cell a record belongs to; unique within a run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    model: str
+    scenario: str
+    contract_mode: str
+    arm: str
+    task_id: str
+
+    def as_str(self) -> str:
+        return "|".join((self.model, self.scenario, self.contract_mode, self.arm, self.task_id))
+
+
+class RunRecord(BaseModel):
+    """Everything known about one cell. Archives export an allowlisted subset only."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    run_id: str
+    model: str
+    provider: str
+    """``local`` for the deterministic reader, else the provider name (openai, ...)."""
+    scenario: str
+    contract_mode: str
+    arm: str
+    task_id: str
+    task_row: int
+    unit: int
+    unit_id: str
+    variant: int
+    domain: str
+    E: bool
+    R: bool
+    G: bool
+    V: bool
+    S: bool
+    abstained: bool
+    grounded: bool
+    safe_resolution: bool
+    answerable: bool
+    provider_error: bool = False
+    """The provider failed after every retry: a system outcome, not the reader's."""
+    reader_error: bool = False
+    """The reader produced unparseable or schema-invalid output."""
+    failure_layer: FailureLayer | None
+    prompt_hash: str | None
+    """Hash of the reader's input; None when the graph ended before building a prompt."""
+    answer: str | None
+    citations: tuple[str, ...] = ()
+    reason: str | None = None
+    retrieved_doc_ids: tuple[str, ...] = ()
+    trace: dict[str, Any] = Field(default_factory=dict)
+    latency_ms: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+    @property
+    def key(self) -> RecordKey:
+        return RecordKey(model=self.model, scenario=self.scenario,
+                         contract_mode=self.contract_mode, arm=self.arm, task_id=self.task_id)

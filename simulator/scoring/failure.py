@@ -1,0 +1,47 @@
+"""The first layer that explains a strict failure, read off the trace (for diagnosis)."""
+
+from __future__ import annotations
+
+from simulator.agent.trace import Trace
+from simulator.corpus.model import Labels
+from simulator.readers.base import AgentAnswer
+from simulator.runner.record import FailureLayer
+from simulator.scoring.metrics import Scores
+from simulator.scoring.normalize import matches_any
+
+
+def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Labels, *,
+                  provider_error: bool = False, live_snapshot: str = "live"
+                  ) -> FailureLayer | None:
+    """None when S holds; otherwise the earliest layer in the pipeline that failed.
+
+    Order follows the data flow: provider, tool contract, completeness, authorization,
+    session, freshness / retrieval, then the agent's own choices (abstained, reader).
+    """
+    if scores.S:
+        return None
+    if provider_error:
+        return "provider"
+    calls = trace.tool_calls
+    required = set(labels.required_doc_ids)
+    if any(c.status == "missing" for c in calls):
+        return "completeness"
+    if any(not c.valid for c in calls):
+        return "contract"
+    if any(c.access_denied for c in calls):
+        return "authorization"
+    if any(c.session_id != trace.caller_session_id for c in calls):
+        return "session"
+    if not scores.R:
+        if any(c.snapshot_id not in (None, live_snapshot) and not c.partial for c in calls):
+            return "freshness"
+        if any(c.partial for c in calls):
+            return "completeness"
+        return "retrieval"
+    if answer.abstained:
+        return "abstained"
+    if matches_any(answer.answer, labels.superseded_answers):
+        cited_old = any(c in labels.superseded_doc_ids for c in answer.citations)
+        return "metadata" if cited_old and any(c.snapshot_id != live_snapshot
+                                               for c in calls) else "evidence"
+    return "reader"

@@ -1,0 +1,108 @@
+"""The strict scorer on hand-made traces: each metric fails for its own reason."""
+
+from __future__ import annotations
+
+from simulator.agent.trace import ToolCallTrace, Trace
+from simulator.corpus.model import Labels, SessionContext, Task
+from simulator.readers.base import AgentAnswer, unknown_answer
+from simulator.scoring.failure import failure_layer
+from simulator.scoring.metrics import answerable, score
+from simulator.scoring.normalize import normalize_answer
+
+SESSION = SessionContext(session_id="s-me", tenant="t", user_id="u", access_groups=("all",))
+TASK = Task(task_id="t1", row=0, question="How long is the return window?",
+            answer_format="duration", session=SESSION)
+LABELS = Labels(task_id="t1", row=0, unit=0, unit_id="RET-01", variant=0, domain="returns",
+                expected_answer="45 days", accepted_answers=("45 days", "forty-five days"),
+                superseded_answers=("30 days",), required_doc_ids=("d-cur",),
+                superseded_doc_ids=("d-old",), access_group="all")
+TEXTS = {"d-cur": "Items may be returned within 45 days.",
+         "d-old": "Items may be returned within 30 days."}
+
+
+def call(doc_ids: tuple[str, ...] = ("d-cur", "d-old"), **kw: object) -> ToolCallTrace:
+    base: dict[str, object] = dict(tool="search_policies", attempt=0, status="ok", valid=True,
+                                   doc_ids=doc_ids, session_id="s-me", snapshot_id="live")
+    base.update(kw)
+    return ToolCallTrace(**base)  # type: ignore[arg-type]
+
+
+def trace(*calls: ToolCallTrace) -> Trace:
+    return Trace(caller_session_id="s-me", tool_calls=calls)
+
+
+def test_a_correct_cited_answer_is_strict_success() -> None:
+    s = score(AgentAnswer(answer="45 Days.", citations=("d-cur",)), trace(call()), LABELS, TASK,
+              TEXTS)
+    assert (s.E, s.R, s.G, s.V, s.S, s.grounded, s.safe_resolution) == (True,) * 7
+
+
+def test_abstention_is_a_strict_failure_but_not_grounded() -> None:
+    s = score(unknown_answer("not sure"), trace(call()), LABELS, TASK, TEXTS)
+    assert not s.S and s.abstained and not s.grounded
+    assert not s.safe_resolution  # the evidence was there: abstaining was not safe
+
+
+def test_an_uncited_answer_fails_g() -> None:
+    s = score(AgentAnswer(answer="45 days"), trace(call()), LABELS, TASK, TEXTS)
+    assert s.E and not s.G and not s.S
+
+
+def test_citing_an_unretrieved_document_fails_g() -> None:
+    s = score(AgentAnswer(answer="45 days", citations=("d-cur", "d-x")), trace(call()), LABELS,
+              TASK, TEXTS)
+    assert not s.G
+
+
+def test_an_invalid_tool_call_fails_v_and_hides_its_documents() -> None:
+    t = trace(call(status="invalid", valid=False))
+    s = score(AgentAnswer(answer="45 days", citations=("d-cur",)), t, LABELS, TASK, TEXTS)
+    assert not s.V and not s.R and not s.S
+    assert not answerable(t, LABELS)
+
+
+def test_a_stale_answer_is_grounded_but_not_successful() -> None:
+    t = trace(call(doc_ids=("d-old",), snapshot_id="stale"))
+    ans = AgentAnswer(answer="30 days", citations=("d-old",))
+    s = score(ans, t, LABELS, TASK, TEXTS)
+    assert s.grounded and not s.S and s.groundedness_false_positive
+    assert not s.answerable and not s.safe_resolution
+    assert failure_layer(s, ans, t, LABELS) == "freshness"
+
+
+def test_another_sessions_evidence_is_not_answerable() -> None:
+    t = trace(call(session_id="s-other"))
+    s = score(unknown_answer("session mismatch"), t, LABELS, TASK, TEXTS)
+    assert not s.answerable and s.safe_resolution
+    assert failure_layer(s, unknown_answer("x"), t, LABELS) == "session"
+
+
+def test_failure_layers_follow_the_pipeline_order() -> None:
+    wrong = AgentAnswer(answer="30 days", citations=("d-old",))
+    cases = {
+        "completeness": trace(call(doc_ids=(), status="missing", valid=False)),
+        "contract": trace(call(status="invalid", valid=False)),
+        "authorization": trace(call(doc_ids=(), access_denied=True)),
+        "evidence": trace(call()),
+    }
+    for expected, t in cases.items():
+        s = score(wrong, t, LABELS, TASK, TEXTS)
+        assert failure_layer(s, wrong, t, LABELS) == expected
+    ok = AgentAnswer(answer="45 days", citations=("d-cur",))
+    assert failure_layer(score(ok, trace(call()), LABELS, TASK, TEXTS), ok, trace(call()),
+                         LABELS) is None
+
+
+def test_yes_no_groundedness_reads_polarity() -> None:
+    task = TASK.model_copy(update={"question": "Are refunds allowed?", "answer_format": "yes_no"})
+    texts = {"d-cur": "Refunds are not allowed after shipping."}
+    t = trace(call(doc_ids=("d-cur",)))
+    assert score(AgentAnswer(answer="no", citations=("d-cur",)), t, LABELS, task, texts).grounded
+    assert not score(AgentAnswer(answer="yes", citations=("d-cur",)), t, LABELS, task,
+                     texts).grounded
+
+
+def test_normalization_ignores_case_articles_and_number_punctuation() -> None:
+    assert normalize_answer("The $1,500.") == normalize_answer("$1500")
+    assert normalize_answer("15 percent") == "15%"
+    assert normalize_answer("Finance Director") == normalize_answer("the finance director")
