@@ -3,8 +3,8 @@
 It trusts metadata the way a simple production pipeline does: it takes the topic of the
 best-ranked evidence (documents sharing its title are versions of one policy), prefers the
 version marked current, then the newest effective year, and reads the value from that
-document's prose; other evidence is a fallback in retrieval order. That trust is exactly what stale and corrupted metadata
-exploit, which is the point of the scenarios.
+document's prose; other evidence is a fallback in retrieval order. That trust is exactly
+what stale and corrupted metadata exploit, which is the point of the scenarios.
 """
 
 from __future__ import annotations

@@ -37,10 +37,20 @@ def resolve_reader(model: str, *, base_url: str | None = None,
 
 
 def template_hashes(models: tuple[str, ...]) -> dict[str, str]:
-    """Prompt template version per model, for manifests and archive headers."""
+    """Prompt template version per model, for manifests and archive headers.
+
+    Live models are not built here (that would need their keys): every chat reader shares
+    one versioned template, fingerprinted by its text.
+    """
     out = {}
     for model in models:
-        reader = resolve_reader(model) if split_model(model)[0] == "deterministic" else None
-        if reader is not None:
-            out[model] = reader.template_version
+        if split_model(model)[0] == "deterministic":
+            out[model] = resolve_reader(model).template_version
+            continue
+        _load_live_readers()
+        try:
+            from simulator.readers.chat_prompt import TEMPLATE_VERSION
+        except ModuleNotFoundError:
+            continue
+        out[model] = TEMPLATE_VERSION
     return out

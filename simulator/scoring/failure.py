@@ -23,7 +23,6 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
     if provider_error:
         return "provider"
     calls = trace.tool_calls
-    required = set(labels.required_doc_ids)
     if any(c.status == "missing" for c in calls):
         return "completeness"
     if any(not c.valid for c in calls):

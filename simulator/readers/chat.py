@@ -1,0 +1,186 @@
+"""Chat-model readers through LangChain: ``openai:M``, ``anthropic:M``, ``google:M``.
+
+One reader per model string. A read renders the versioned prompt, looks the call up in the
+call cache (answering from it when recorded; ``--replay`` allows nothing else), and
+otherwise calls the provider under the run's call policy: each request passes the budget
+and the rate limiter, retryable errors are retried with linear backoff, and errors that
+exhaust the attempts become a ``provider_error`` record (a system outcome), kept apart from
+``reader_error`` records (the model answered, but not in the contract's shape).
+
+Registers the ``openai``, ``anthropic`` and ``google`` reader factories on import.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+
+from simulator.errors import UsageError
+from simulator.live.cache import RecordedCall, call_key
+from simulator.live.classify import describe, is_fatal, is_provider_error
+from simulator.live.errors import ProviderRejected, ReplayMiss
+from simulator.live.policy import call_with_retries
+from simulator.live.services import LiveServices, current_services
+from simulator.readers.base import ReaderInput, ReaderResult, readers, unknown_answer
+from simulator.readers.chat_clients import (
+    PROVIDERS,
+    GenerationSettings,
+    api_key,
+    build_chat_model,
+)
+from simulator.readers.chat_output import (
+    OutputMethod,
+    bind_output,
+    names_response_format,
+    parse_answer,
+)
+from simulator.readers.chat_prompt import TEMPLATE_VERSION, render_messages
+
+log = logging.getLogger(__name__)
+
+
+class ChatReader:
+    """A reader backed by one chat model. Safe to share between worker threads."""
+
+    template_version = TEMPLATE_VERSION
+
+    def __init__(self, provider: str, model: str, *, chat_model: BaseChatModel,
+                 settings: GenerationSettings, base_url: str | None,
+                 services: LiveServices) -> None:
+        self.name = f"{provider}:{model}"
+        self.provider = "openai-compatible" if provider == "openai" and base_url else provider
+        self.base_url = base_url
+        self.settings = settings
+        self.services = services
+        self._chat_model = chat_model
+        self._method: OutputMethod = settings.method(provider)
+        self._bound: dict[OutputMethod, Any] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def output_method(self) -> OutputMethod:
+        """The structured-output method in use (it may have fallen back to json_object)."""
+        return self._method
+
+    def read(self, item: ReaderInput) -> ReaderResult:
+        started = time.perf_counter()
+        prompt_hash = item.prompt_hash(self.template_version)
+        cache = self.services.cache
+        if cache is None:
+            return self._call(item, prompt_hash, started)
+        key = call_key(self.name, self.base_url, prompt_hash, self.settings.model_dump())
+        with cache.single_flight(key):
+            recorded = cache.get(key)
+            if recorded is not None:
+                self.services.stats.add("cache_hits")
+                return self._replayed(recorded, prompt_hash, started)
+            if self.services.replay:
+                raise ReplayMiss(self.name, prompt_hash, str(cache.path))
+            result = self._call(item, prompt_hash, started)
+            if not result.provider_error:
+                cache.put(key, self.name, prompt_hash, RecordedCall(
+                    answer=result.answer, reader_error=result.reader_error,
+                    input_tokens=result.input_tokens, output_tokens=result.output_tokens,
+                    cost_usd=result.cost_usd))
+            return result
+
+    def _replayed(self, call: RecordedCall, prompt_hash: str, started: float) -> ReaderResult:
+        """A cache hit costs nothing: no tokens, no cost, nothing counted twice."""
+        if call.reader_error:
+            self.services.stats.add("reader_errors")
+        return ReaderResult(answer=call.answer, prompt_hash=prompt_hash,
+                            reader_error=call.reader_error, input_tokens=0, output_tokens=0,
+                            cost_usd=0.0, latency_ms=_ms_since(started))
+
+    def _call(self, item: ReaderInput, prompt_hash: str, started: float) -> ReaderResult:
+        messages = render_messages(item)
+        svc = self.services
+        try:
+            message, method = call_with_retries(lambda: self._request(messages), svc.retry,
+                                                sleep=svc.pause)
+        except Exception as exc:
+            if not is_provider_error(exc):
+                raise
+            if is_fatal(exc):
+                raise ProviderRejected(f"{self.name}: the provider refused the request "
+                                       f"({describe(exc)}); check the API key, access and "
+                                       "model name") from None
+            svc.stats.add("provider_errors")
+            log.warning("%s: provider error after retries: %s", self.name, describe(exc))
+            return ReaderResult(answer=unknown_answer(f"provider error: {describe(exc)}"),
+                                prompt_hash=prompt_hash, provider_error=True,
+                                latency_ms=_ms_since(started))
+        usage = message.usage_metadata or {}
+        tokens_in, tokens_out = int(usage.get("input_tokens", 0)), int(
+            usage.get("output_tokens", 0))
+        cost = svc.cost(self.name, tokens_in, tokens_out)
+        svc.budget.add_usage(tokens_in, tokens_out, cost)
+        parsed = parse_answer(message, method)
+        if parsed.reader_error:
+            svc.stats.add("reader_errors")
+        return ReaderResult(answer=parsed.answer, prompt_hash=prompt_hash,
+                            reader_error=parsed.reader_error, input_tokens=tokens_in,
+                            output_tokens=tokens_out, cost_usd=cost,
+                            latency_ms=_ms_since(started))
+
+    def _request(self, messages: list[BaseMessage]) -> tuple[AIMessage, OutputMethod]:
+        """One attempt: a request, plus one json_object request if json_schema is refused."""
+        method = self._method
+        self.services.before_request(self.name)
+        self.services.stats.add("requests")
+        try:
+            return self._runnable(method).invoke(messages), method
+        except Exception as exc:
+            if method != "json_schema" or not names_response_format(exc):
+                raise
+        log.warning("%s: the server refused response_format json_schema; using json_object",
+                    self.name)
+        with self._lock:
+            self._method = "json_object"
+        self.services.before_request(self.name)
+        self.services.stats.add("requests")
+        return self._runnable("json_object").invoke(messages), "json_object"
+
+    def _runnable(self, method: OutputMethod) -> Any:
+        with self._lock:
+            if method not in self._bound:
+                self._bound[method] = bind_output(self._chat_model, method)
+            return self._bound[method]
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+def build_chat_reader(provider: str, model: str, *, base_url: str | None = None,
+                      generation: dict[str, Any] | None = None,
+                      services: LiveServices | None = None) -> ChatReader:
+    """A chat reader for ``provider:model``; checks the key now, calls nothing."""
+    full = f"{provider}:{model}"
+    if not model.strip():
+        raise UsageError(f"{full}: name a model after '{provider}:', e.g. {provider}:MODEL")
+    services = services or current_services()
+    settings = GenerationSettings.parse(generation or {}, full)
+    key = api_key(provider, full, base_url=base_url, required=not services.replay)
+    chat_model = build_chat_model(provider, model, key=key, base_url=base_url,
+                                  settings=settings, timeout_s=services.timeout_s)
+    return ChatReader(provider, model, chat_model=chat_model, settings=settings,
+                      base_url=base_url, services=services)
+
+
+def _factory(provider: str) -> Any:
+    def factory(model: str, *, base_url: str | None = None,
+                generation: dict[str, Any] | None = None) -> ChatReader:
+        return build_chat_reader(provider, model, base_url=base_url, generation=generation)
+
+    factory.__doc__ = f"Reader for ``{provider}:MODEL``."
+    return factory
+
+
+for _provider in PROVIDERS:
+    readers.add(_provider, _factory(_provider))

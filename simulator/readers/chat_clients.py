@@ -1,0 +1,106 @@
+"""Build LangChain chat models for the live providers, with keys from the environment.
+
+``openai:M`` (also any OpenAI-compatible server via a base URL), ``anthropic:M`` and
+``google:M``. Provider SDK retries are off (``max_retries=0``): the call policy in
+:mod:`simulator.live.policy` is the only retry loop. A missing key is a one-line
+:class:`~simulator.errors.UsageError` when the reader is built, before any call; a server
+given by base URL may run without one (a placeholder is sent). Keys live only inside the
+client objects: no error message, log line, manifest, store or cache ever contains one.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from simulator.errors import UsageError
+from simulator.readers.chat_output import OutputMethod
+
+PROVIDERS = ("openai", "anthropic", "google")
+KEY_VARIABLES: dict[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY",),
+    "anthropic": ("ANTHROPIC_API_KEY",),
+    "google": ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
+}
+PLACEHOLDER_KEY = "layerrag-no-key"
+"""Sent to servers given by base URL when no key is set (local servers ignore it)."""
+DEFAULT_OUTPUT: dict[str, OutputMethod] = {
+    "openai": "json_schema", "anthropic": "tool", "google": "tool"}
+
+
+class GenerationSettings(BaseModel):
+    """Settings that change what a model answers; part of the run id and the cache key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    max_output_tokens: int = Field(default=600, ge=1)
+    temperature: float | None = Field(default=None, ge=0)
+    """None: the provider's default, as in the paper."""
+    output: Literal["auto", "json_schema", "json_object", "tool"] = "auto"
+    """Structured-output method; ``auto`` picks per provider."""
+
+    @classmethod
+    def parse(cls, generation: dict[str, Any], model: str) -> GenerationSettings:
+        try:
+            return cls.model_validate(generation)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(map(str, err["loc"])) or "generation"
+            raise UsageError(f"{model}: generation setting {field}: {err['msg']}") from None
+
+    def method(self, provider: str) -> OutputMethod:
+        return DEFAULT_OUTPUT[provider] if self.output == "auto" else self.output
+
+
+def api_key(provider: str, model: str, *, base_url: str | None, required: bool) -> SecretStr:
+    """The provider's key from the environment, a placeholder, or a one-line UsageError."""
+    for variable in KEY_VARIABLES[provider]:
+        value = os.environ.get(variable, "").strip()
+        if value:
+            return SecretStr(value)
+    if base_url is not None or not required:
+        return SecretStr(PLACEHOLDER_KEY)
+    names = " or ".join(KEY_VARIABLES[provider])
+    hint = " (or pass --base-url for a local OpenAI-compatible server)" \
+        if provider == "openai" else ""
+    raise UsageError(f"{model}: set {names} in the environment{hint}")
+
+
+def openai_base_url(base_url: str) -> str:
+    """``http://host:8000`` -> ``http://host:8000/v1``; a URL with a path is kept as is."""
+    parts = urlsplit(base_url)
+    if not parts.scheme or not parts.netloc:
+        raise UsageError(f"--base-url {base_url!r}: expected a URL like http://127.0.0.1:8000/v1")
+    return base_url.rstrip("/") + "/v1" if parts.path in ("", "/") else base_url.rstrip("/")
+
+
+def build_chat_model(provider: str, name: str, *, key: SecretStr, base_url: str | None,
+                     settings: GenerationSettings, timeout_s: float) -> BaseChatModel:
+    """The LangChain client for one model; no request is made here."""
+    common: dict[str, Any] = {"model": name, "api_key": key, "timeout": timeout_s,
+                              "max_retries": 0}
+    if settings.temperature is not None:
+        common["temperature"] = settings.temperature
+    if provider == "openai":
+        from langchain_openai import ChatOpenAI
+
+        if base_url is None:
+            return ChatOpenAI(**common, max_tokens=settings.max_output_tokens,
+                              use_responses_api=False)
+        # ChatOpenAI sends max_tokens as max_completion_tokens; local servers want the field.
+        return ChatOpenAI(**common, base_url=openai_base_url(base_url), use_responses_api=False,
+                          extra_body={"max_tokens": settings.max_output_tokens})
+    if provider == "anthropic":
+        from langchain_anthropic import ChatAnthropic
+
+        extra = {"base_url": base_url} if base_url else {}
+        return ChatAnthropic(**common, max_tokens=settings.max_output_tokens, **extra)
+    if provider == "google":
+        from langchain_google_genai import ChatGoogleGenerativeAI
+
+        extra = {"base_url": base_url} if base_url else {}
+        return ChatGoogleGenerativeAI(**common, max_tokens=settings.max_output_tokens, **extra)
+    raise UsageError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")

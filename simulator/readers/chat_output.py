@@ -1,0 +1,129 @@
+"""Structured output for chat readers: ask for ``{answer, citations, abstain, reason}``.
+
+Three ways to ask, chosen per provider (see :mod:`simulator.readers.chat_clients`):
+
+- ``json_schema``: OpenAI-style ``response_format`` with a strict JSON schema (OpenAI,
+  vLLM, recent llama.cpp and Ollama);
+- ``json_object``: ``{"type": "json_object", "schema": ...}``, for local servers that
+  reject ``json_schema`` but constrain JSON output to a schema this way;
+- ``tool``: a forced ``submit_answer`` tool call (Anthropic, Gemini).
+
+Parsing is ours rather than LangChain's ``with_structured_output``, whose failure modes
+differ per method (some raise, some return None): here every malformed or schema-invalid
+answer becomes the same thing, a reader failure with a reason, and the call's token usage
+is kept either way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal, NamedTuple
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from simulator.readers.base import AgentAnswer, unknown_answer
+
+OutputMethod = Literal["json_schema", "json_object", "tool"]
+ANSWER_TOOL = "submit_answer"
+ANSWER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": ["string", "null"],
+                   "description": "The value in the requested format; null when abstaining."},
+        "citations": {"type": "array", "items": {"type": "string"},
+                      "description": "doc_id of every document the answer relies on."},
+        "abstain": {"type": "boolean",
+                    "description": "True when the evidence does not support an answer."},
+        "reason": {"type": ["string", "null"],
+                   "description": "Why you abstained, or a short note; may be null."},
+    },
+    "required": ["answer", "citations", "abstain", "reason"],
+    "additionalProperties": False,
+}
+
+
+class StructuredAnswer(BaseModel):
+    """The answer contract. Numbers are accepted as answers (``30`` for "30 days")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
+    answer: str | None
+    citations: list[str]
+    abstain: bool
+    reason: str | None
+
+
+class ParsedAnswer(NamedTuple):
+    answer: AgentAnswer
+    reader_error: bool
+
+
+def bind_output(model: BaseChatModel, method: OutputMethod) -> Runnable[Any, Any]:
+    """``model`` configured to answer through ``method``."""
+    if method == "tool":
+        # Tool parameters need no additionalProperties (Gemini warns about it on every call).
+        schema = {k: v for k, v in ANSWER_SCHEMA.items() if k != "additionalProperties"}
+        tool = {"title": ANSWER_TOOL, "description": "Submit the answer to the question.",
+                **schema}
+        return model.bind_tools([tool], tool_choice=ANSWER_TOOL)
+    if method == "json_schema":
+        return model.bind(response_format={"type": "json_schema", "json_schema": {
+            "name": "reader_answer", "schema": ANSWER_SCHEMA, "strict": True}})
+    return model.bind(response_format={"type": "json_object", "schema": ANSWER_SCHEMA})
+
+
+def names_response_format(error: BaseException) -> bool:
+    """A 400 saying the server does not accept this ``response_format``."""
+    from simulator.live.classify import status_of
+
+    text = str(getattr(error, "message", "") or error)
+    return status_of(error) == 400 and "response_format" in text
+
+
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+
+
+def _payload(message: AIMessage, method: OutputMethod) -> tuple[Any, str | None]:
+    """The JSON value the model produced, or None and why there is none."""
+    if method == "tool":
+        for call in message.tool_calls:
+            if call["name"] == ANSWER_TOOL:
+                return call["args"], None
+        if message.invalid_tool_calls:
+            return None, "the answer tool call was not valid JSON"
+        return None, "no answer tool call"
+    text = message.text.strip()
+    fenced = _FENCE.match(text)
+    try:
+        return json.loads(fenced.group(1) if fenced else text), None
+    except json.JSONDecodeError:
+        return None, "the answer was not valid JSON"
+
+
+def parse_answer(message: AIMessage, method: OutputMethod) -> ParsedAnswer:
+    """The model's answer, or a structured unknown recorded as a reader failure."""
+    value, why = _payload(message, method)
+    if why is None:
+        try:
+            structured = StructuredAnswer.model_validate(value)
+        except ValidationError as exc:
+            fields = sorted({".".join(map(str, e["loc"])) or "answer" for e in exc.errors()})
+            why = f"the answer did not match the schema ({', '.join(fields)})"
+        else:
+            if structured.abstain:
+                return ParsedAnswer(unknown_answer(structured.reason or "abstained"), False)
+            if structured.answer is not None and structured.answer.strip():
+                citations = tuple(dict.fromkeys(c.strip() for c in structured.citations
+                                                if c.strip()))
+                return ParsedAnswer(AgentAnswer(answer=structured.answer.strip(),
+                                                citations=citations, abstained=False,
+                                                reason=structured.reason), False)
+            why = "no answer and no abstention"
+    meta = message.response_metadata
+    if {meta.get("finish_reason"), meta.get("stop_reason")} & {"length", "max_tokens",
+                                                                "MAX_TOKENS"}:
+        why += ", cut off at the output token limit"
+    return ParsedAnswer(unknown_answer(f"reader error: {why}"), True)

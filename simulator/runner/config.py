@@ -1,0 +1,38 @@
+"""The configuration of a run: the axes of the matrix and everything that changes a record."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ALL_SCENARIOS = ("clean", "stale_index", "schema_drift", "partial_timeout",
+                 "missing_tool_output", "permission_denied", "wrong_session",
+                 "conflicting_evidence", "corrupted_metadata")
+CONTRACT_MODES = ("strict", "repair")
+
+
+class RunConfig(BaseModel):
+    """Two runs with equal configs produce equal records; the run id is derived from it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    models: tuple[str, ...] = ("deterministic",)
+    scenarios: tuple[str, ...] = ALL_SCENARIOS
+    modes: tuple[str, ...] = CONTRACT_MODES
+    arms: tuple[str, ...] = ("uncontrolled",)
+    tasks: int | None = Field(default=None, ge=1)
+    """Use the first N tasks in corpus order (None: all)."""
+    seed: int = 0
+    spec: str | None = None
+    """Spec folder; None is the bundled enterprise_v2."""
+    retriever: str = "tfidf_domain_validity"
+    top_k: int = Field(default=3, ge=1)
+    base_url: str | None = None
+    """For OpenAI-compatible local servers."""
+    generation: dict[str, object] = Field(default_factory=dict)
+    """Model generation settings that change outputs (timeouts and budgets do not)."""
+
+    def run_id(self, corpus_hash: str) -> str:
+        body = json.dumps([self.model_dump(mode="json"), corpus_hash], sort_keys=True)
+        return "run-" + hashlib.sha256(body.encode()).hexdigest()[:12]

@@ -1,0 +1,76 @@
+"""The run manifest: what a run directory holds, so resuming never mixes configurations."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from simulator.corpus import Corpus
+from simulator.errors import UsageError
+from simulator.runner.config import RunConfig
+from simulator.runner.store import RunStore
+
+TRACKED_PACKAGES = ("layerrag", "langchain", "langchain-core", "langgraph", "scikit-learn",
+                    "pydantic", "numpy", "openai", "anthropic", "google-genai")
+
+
+def package_versions() -> dict[str, str]:
+    versions = {}
+    for name in TRACKED_PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def git_revision() -> str | None:
+    """The source checkout's commit, when layerrag runs from one."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
+                   prompt_template_hashes: dict[str, str] | None = None) -> dict[str, Any]:
+    return {
+        "run_id": run_id,
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "corpus": corpus.name,
+        "corpus_hash": corpus.corpus_hash,
+        "config": config.model_dump(mode="json"),
+        "versions": package_versions(),
+        "git_revision": git_revision(),
+        "prompt_template_hashes": prompt_template_hashes or {},
+    }
+
+
+def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
+                            run_id: str) -> dict[str, Any]:
+    """Write the manifest of a new run, or check that a resumed run has the same one."""
+    existing = store.manifest()
+    if existing is None:
+        from simulator.readers.registry import template_hashes
+
+        manifest = build_manifest(config, corpus, run_id, template_hashes(config.models))
+        store.write_manifest(manifest)
+        return manifest
+    if existing.get("run_id") != run_id:
+        theirs = existing.get("config", {})
+        ours = config.model_dump(mode="json")
+        diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+        what = ", ".join(diff) if diff else "corpus"
+        raise UsageError(
+            f"{store.run_dir} holds run {existing.get('run_id')} with a different configuration "
+            f"({what} differ); use another --out or the same options to resume"
+        )
+    return existing

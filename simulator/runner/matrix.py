@@ -1,0 +1,178 @@
+"""Run the matrix models x scenarios x contract modes x arms x tasks into a run store.
+
+Records are written as they finish, in small transactions; cells already in the store are
+skipped, so re-running the same command resumes and never duplicates. A store created with
+another configuration is refused rather than mixed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.agent.graph import RECURSION_LIMIT, AgentContext, build_agent_graph
+from simulator.corpus import Corpus, build_corpus
+from simulator.corpus.model import Labels, Task
+from simulator.errors import UsageError
+from simulator.runner.config import RunConfig
+from simulator.runner.manifest import check_or_write_manifest
+from simulator.runner.record import RecordKey, RunRecord
+from simulator.runner.scoring import score_record
+from simulator.runner.store import RunStore
+
+FLUSH_EVERY = 100
+FLUSH_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One record to produce."""
+
+    model: str
+    scenario: str
+    mode: str
+    arm: str
+    task: Task
+    labels: Labels
+
+    @property
+    def key(self) -> RecordKey:
+        return RecordKey(model=self.model, scenario=self.scenario, contract_mode=self.mode,
+                         arm=self.arm, task_id=self.task.task_id)
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    run_dir: Path
+    total: int
+    already_done: int
+    written: int
+    seconds: float
+
+
+def validate_config(config: RunConfig) -> None:
+    """Resolve every name before any work, so a typo fails at once with a suggestion."""
+    from middleware import get_scenario
+    from policies import get_arm
+    from simulator.readers.registry import resolve_reader
+    from simulator.registry import Registry
+    from simulator.retrieval import retrievers
+    from simulator.runner.config import CONTRACT_MODES
+
+    modes: Registry[str] = Registry("contract mode")
+    for m in CONTRACT_MODES:
+        modes.add(m, m)
+    for name in config.scenarios:
+        get_scenario(name)
+    for mode in config.modes:
+        modes.get(mode)
+    for arm in config.arms:
+        get_arm(arm)
+    for model in config.models:
+        resolve_reader(model, check_only=True)
+    retrievers.get(config.retriever)
+    if not config.models or not config.scenarios or not config.modes or not config.arms:
+        raise UsageError("every axis needs at least one value")
+
+
+def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
+    pairs = list(zip(corpus.tasks, corpus.labels, strict=True))[: config.tasks]
+    for model in config.models:
+        for scenario in config.scenarios:
+            for mode in config.modes:
+                for arm in config.arms:
+                    for task, labels in pairs:
+                        yield Cell(model, scenario, mode, arm, task, labels)
+
+
+class MatrixRunner:
+    """Owns the compiled graph and the per-scenario tool chains of one run."""
+
+    def __init__(self, config: RunConfig, corpus: Corpus | None = None) -> None:
+        from middleware import build_tool_chain, get_scenario
+        from policies import get_arm
+        from simulator.endpoints import PolicyEnvironment
+        from simulator.readers.registry import resolve_reader
+
+        validate_config(config)
+        self.config = config
+        self.corpus = corpus or build_corpus(config.spec, config.seed)
+        self.env = PolicyEnvironment.from_corpus(self.corpus, retriever=config.retriever,
+                                                 top_k=config.top_k)
+        self.graph = build_agent_graph()
+        self.chains = {s: build_tool_chain(get_scenario(s), self.env) for s in config.scenarios}
+        self.gates = {a: get_arm(a) for a in config.arms}
+        self.readers = {m: resolve_reader(m, base_url=config.base_url,
+                                          generation=config.generation) for m in config.models}
+        self.run_id = config.run_id(self.corpus.corpus_hash)
+
+    def context(self, cell: Cell) -> AgentContext:
+        return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
+                            contract_mode=cell.mode, reader=self.readers[cell.model],
+                            seed=self.config.seed, gate=self.gates[cell.arm],
+                            fetch_document=self._fetcher(cell.task))
+
+    def _fetcher(self, task: Task) -> Callable[[str], dict[str, Any] | None]:
+        def fetch(doc_id: str) -> dict[str, Any] | None:
+            return self.env.fetch_document(doc_id, task.session)
+
+        return fetch
+
+    def run_cell(self, cell: Cell) -> RunRecord:
+        from simulator.agent.graph import initial_state
+
+        started = time.perf_counter()
+        state = self.graph.invoke(initial_state(cell.task), context=self.context(cell),
+                                  config={"recursion_limit": RECURSION_LIMIT})
+        reader = self.readers[cell.model]
+        return score_record(
+            state, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
+            provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
+            arm=cell.arm, latency_ms=(time.perf_counter() - started) * 1000,
+        )
+
+
+def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
+               corpus: Corpus | None = None,
+               on_record: Callable[[RunRecord], None] | None = None) -> RunSummary:
+    """Run (or resume) the matrix into ``out``; return what was done."""
+    started = time.perf_counter()
+    runner = MatrixRunner(config, corpus)
+    with RunStore(out) as store:
+        check_or_write_manifest(store, config, runner.corpus, runner.run_id)
+        done = store.keys()
+        todo = [c for c in cells(config, runner.corpus) if c.key.as_str() not in done]
+        total = len(todo) + len(done)
+        written = 0
+        buffer: list[RunRecord] = []
+        last_flush = time.monotonic()
+        bar = _progress(len(todo), len(done), progress)
+        try:
+            for cell in todo:
+                record = runner.run_cell(cell)
+                buffer.append(record)
+                if on_record is not None:
+                    on_record(record)
+                bar.update(1)
+                if len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush > FLUSH_SECONDS:
+                    written += store.add(buffer)
+                    buffer.clear()
+                    last_flush = time.monotonic()
+        finally:
+            if buffer:
+                written += store.add(buffer)
+            bar.close()
+    return RunSummary(runner.run_id, Path(out), total, len(done), written,
+                      time.perf_counter() - started)
+
+
+def _progress(todo: int, done: int, enabled: bool | None) -> Any:
+    from tqdm import tqdm
+
+    # disable=None lets tqdm show the bar on a terminal only.
+    return tqdm(total=todo + done, initial=done, unit="rec", leave=False, dynamic_ncols=True,
+                disable=None if enabled is None else not enabled)

@@ -1,0 +1,61 @@
+"""Turn a finished graph state into a scored :class:`RunRecord`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simulator.agent.trace import Trace
+from simulator.corpus.model import Labels, Task
+from simulator.readers.base import AgentAnswer, ReaderResult
+from simulator.runner.record import RunRecord
+from simulator.scoring.failure import failure_layer
+from simulator.scoring.metrics import score
+
+
+def trace_of(state: dict[str, Any], task: Task) -> Trace:
+    result: ReaderResult | None = state.get("reader_result")
+    return Trace(
+        caller_session_id=task.session.session_id,
+        tool_calls=tuple(state.get("calls", [])),
+        evidence_doc_ids=tuple(e.doc_id for e in state.get("evidence", [])),
+        policy_steps=tuple(state.get("policy_steps", [])),
+        prompt_built=result is not None,
+        prompt_hash=result.prompt_hash if result is not None else None,
+        terminated=state.get("terminated"),
+    )
+
+
+def returned_texts(state: dict[str, Any]) -> dict[str, str]:
+    """Text of every document a contract-checked payload carried (for groundedness)."""
+    texts: dict[str, str] = {}
+    for payload in state.get("payloads", []):
+        if payload is not None:
+            texts.update((h.doc_id, h.text) for h in payload.hits)
+    return texts
+
+
+def score_record(state: dict[str, Any], task: Task, labels: Labels, *, run_id: str,
+                 model: str, provider: str, scenario: str, contract_mode: str, arm: str,
+                 latency_ms: float) -> RunRecord:
+    answer: AgentAnswer = state["answer"]
+    result: ReaderResult | None = state.get("reader_result")
+    trace = trace_of(state, task)
+    scores = score(answer, trace, labels, task, returned_texts(state))
+    provider_error = bool(result and result.provider_error)
+    return RunRecord(
+        run_id=run_id, model=model, provider=provider, scenario=scenario,
+        contract_mode=contract_mode, arm=arm, task_id=task.task_id, task_row=task.row,
+        unit=labels.unit, unit_id=labels.unit_id, variant=labels.variant, domain=labels.domain,
+        E=scores.E, R=scores.R, G=scores.G, V=scores.V, S=scores.S,
+        abstained=scores.abstained, grounded=scores.grounded,
+        safe_resolution=scores.safe_resolution, answerable=scores.answerable,
+        provider_error=provider_error, reader_error=bool(result and result.reader_error),
+        failure_layer=failure_layer(scores, answer, trace, labels,
+                                    provider_error=provider_error),
+        prompt_hash=trace.prompt_hash, answer=answer.answer, citations=answer.citations,
+        reason=answer.reason, retrieved_doc_ids=trace.retrieved_doc_ids,
+        trace=trace.model_dump(mode="json"), latency_ms=round(latency_ms, 3),
+        input_tokens=result.input_tokens if result else 0,
+        output_tokens=result.output_tokens if result else 0,
+        cost_usd=result.cost_usd if result else None,
+    )
