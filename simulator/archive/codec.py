@@ -1,0 +1,143 @@
+"""Read and write the archive file format: gzip JSON lines, header first, one row a line.
+
+Writing is deterministic (gzip mtime 0, no file name in the gzip header, rows sorted, fixed
+key order, compact separators), so the same run always exports byte-identical bytes.
+Reading validates the header and every row; the first problem is raised as a one-line
+:class:`ArchiveError` naming the line and the field.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from simulator.archive.row import (
+    ARCHIVE_FIELDS,
+    ARCHIVE_VERSION,
+    ArchiveHeader,
+    ArchiveRow,
+    row_key,
+)
+from simulator.errors import ArchiveError
+
+
+@dataclass(frozen=True)
+class Archive:
+    """A header and its rows, sorted by :func:`row_key`."""
+
+    header: ArchiveHeader
+    rows: tuple[ArchiveRow, ...]
+
+
+def _line(model: BaseModel) -> str:
+    return json.dumps(model.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=True)
+
+
+def encode_archive(archive: Archive) -> bytes:
+    """The archive's exact file bytes."""
+    rows = sorted(archive.rows, key=row_key)
+    text = "".join(_line(m) + "\n" for m in (archive.header, *rows))
+    return gzip.compress(text.encode("ascii"), compresslevel=9, mtime=0)
+
+
+def write_archive(archive: Archive, path: Path | str) -> bytes:
+    """Write atomically (temp file then rename); returns the bytes written."""
+    path = Path(path)
+    data = encode_archive(archive)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return data
+
+
+def describe_error(exc: ValidationError) -> str:
+    """One line for the first validation problem: field name and what is wrong with it."""
+    errors = exc.errors()
+    first = errors[0]
+    field = ".".join(str(p) for p in first["loc"])
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        what = "field not allowed in an archive"
+    elif kind == "missing":
+        what = "field missing"
+    else:
+        shown = repr(first.get("input"))
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        what = f"{first['msg']} (got {shown})"
+    extra = len(errors) - 1
+    more = f" (and {extra} more problem{'s' if extra > 1 else ''})" if extra else ""
+    return f"field {field!r}: {what}{more}" if field else f"{what}{more}"
+
+
+def _parse_header(name: str, line: bytes) -> ArchiveHeader:
+    try:
+        raw: Any = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ArchiveError(f"{name}: line 1 (header): not valid JSON ({exc.msg})") from None
+    except UnicodeDecodeError:
+        raise ArchiveError(f"{name}: line 1 (header): not UTF-8 text") from None
+    if not isinstance(raw, dict):
+        raise ArchiveError(f"{name}: line 1 (header): expected a JSON object")
+    version = raw.get("archive_version")
+    if version != ARCHIVE_VERSION:
+        raise ArchiveError(f"{name}: line 1 (header): field 'archive_version': unsupported "
+                           f"version {version!r} (this layerrag reads {ARCHIVE_VERSION})")
+    try:
+        header = ArchiveHeader.model_validate(raw)
+    except ValidationError as exc:
+        raise ArchiveError(f"{name}: line 1 (header): {describe_error(exc)}") from None
+    if tuple(header.fields) != ARCHIVE_FIELDS:
+        raise ArchiveError(f"{name}: line 1 (header): field 'fields': {header.fields} is not "
+                           f"the archive allowlist {list(ARCHIVE_FIELDS)}")
+    return header
+
+
+def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> list[ArchiveRow]:
+    rows: list[ArchiveRow] = []
+    seen: dict[tuple[str, str, str, str, str, int], int] = {}
+    for number, line in enumerate(lines, start=2):
+        if not line.strip():
+            raise ArchiveError(f"{name}: line {number}: empty line")
+        try:
+            row = ArchiveRow.model_validate_json(line)
+        except ValidationError as exc:
+            raise ArchiveError(f"{name}: line {number}: {describe_error(exc)}") from None
+        if row.run_id != header.run_id:
+            raise ArchiveError(f"{name}: line {number}: field 'run_id': {row.run_id!r} is not "
+                               f"the header's run {header.run_id!r}")
+        key = row_key(row)
+        if key in seen:
+            raise ArchiveError(f"{name}: line {number}: duplicate of line {seen[key]} "
+                               f"(same provider, model, arm, scenario, mode and task_row)")
+        seen[key] = number
+        rows.append(row)
+    return rows
+
+
+def load_archive(path: Path | str) -> Archive:
+    """Read and validate an archive; the rows come back sorted by :func:`row_key`."""
+    path = Path(path)
+    name = str(path)
+    try:
+        text = gzip.decompress(path.read_bytes())
+    except FileNotFoundError:
+        raise ArchiveError(f"{name}: no such file") from None
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ArchiveError(f"{name}: not a gzip archive ({exc})") from None
+    lines = text.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    if not lines:
+        raise ArchiveError(f"{name}: empty archive (no header line)")
+    header = _parse_header(name, lines[0])
+    rows = _parse_rows(name, header, lines[1:])
+    return Archive(header=header, rows=tuple(sorted(rows, key=row_key)))

@@ -1,0 +1,105 @@
+"""Turn a run store into an archive: allowlisted rows plus a header from the run manifest.
+
+``layerrag report RUN_DIR`` and ``layerrag archive export`` both go through
+:func:`archive_from_store`, so a report printed from a run and a recompute of its exported
+archive start from identical rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from simulator.archive.codec import Archive, describe_error, write_archive
+from simulator.archive.row import (
+    ARCHIVE_FIELDS,
+    ARCHIVE_VERSION,
+    ArchiveHeader,
+    ArchiveRow,
+    row_key,
+)
+from simulator.errors import ArchiveError, UsageError
+from simulator.runner.record import RunRecord
+from simulator.runner.store import RunStore
+
+_REQUIRED_MANIFEST_KEYS = ("run_id", "corpus_hash", "created", "versions")
+
+
+def row_from_record(record: RunRecord) -> ArchiveRow:
+    """Copy the allowlisted fields of one record; nothing else leaves the run."""
+    try:
+        return ArchiveRow.model_validate({f: getattr(record, f) for f in ARCHIVE_FIELDS})
+    except ValidationError as exc:
+        raise ArchiveError(f"record {record.key.as_str()}: {describe_error(exc)}") from None
+
+
+def rows_from_records(records: Iterable[RunRecord]) -> list[ArchiveRow]:
+    """Allowlisted rows, sorted by the archive's row key."""
+    return sorted((row_from_record(r) for r in records), key=row_key)
+
+
+def header_from_manifest(manifest: Mapping[str, Any]) -> ArchiveHeader:
+    """The archive header: provenance copied from the run manifest, nothing more."""
+    missing = [k for k in _REQUIRED_MANIFEST_KEYS if k not in manifest]
+    if missing:
+        raise ArchiveError(f"run manifest: missing {', '.join(map(repr, missing))}")
+    versions = manifest["versions"]
+    templates = manifest.get("prompt_template_hashes") or {}
+    if not isinstance(versions, Mapping) or not isinstance(templates, Mapping):
+        raise ArchiveError("run manifest: 'versions' and 'prompt_template_hashes' must be "
+                           "objects of name -> string")
+    raw = {
+        "archive_version": ARCHIVE_VERSION,
+        "run_id": manifest["run_id"],
+        "created": str(manifest["created"]),
+        "corpus_hash": manifest["corpus_hash"],
+        "prompt_template_hashes": dict(sorted(templates.items())),
+        "versions": dict(sorted(versions.items())),
+        "fields": list(ARCHIVE_FIELDS),
+    }
+    try:
+        return ArchiveHeader.model_validate(raw)
+    except ValidationError as exc:
+        raise ArchiveError(f"run manifest: {describe_error(exc)}") from None
+
+
+def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecord]) -> Archive:
+    """An in-memory archive; every record must belong to the manifest's run."""
+    header = header_from_manifest(manifest)
+    rows = rows_from_records(records)
+    for row in rows:
+        if row.run_id != header.run_id:
+            raise ArchiveError(f"record of run {row.run_id!r} in run {header.run_id!r}: a run "
+                               "store must hold one run")
+    return Archive(header=header, rows=tuple(rows))
+
+
+def archive_from_store(run_dir: Path | str) -> Archive:
+    """Read a run directory's store into an in-memory archive (no file written)."""
+    with RunStore(run_dir, create=False) as store:
+        manifest = store.manifest()
+        if manifest is None:
+            raise UsageError(f"{run_dir}: the run store has no manifest")
+        return archive_from_records(manifest, store.records())
+
+
+class ExportSummary(BaseModel):
+    """What an export wrote, for the CLI to print."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    path: str
+    rows: int
+    bytes: int
+    sha256: str
+
+
+def export_archive(run_dir: Path | str, out: Path | str) -> ExportSummary:
+    """Export a run directory to a privacy-safe archive file."""
+    archive = archive_from_store(run_dir)
+    data = write_archive(archive, out)
+    return ExportSummary(path=str(out), rows=len(archive.rows), bytes=len(data),
+                         sha256=hashlib.sha256(data).hexdigest())

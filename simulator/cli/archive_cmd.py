@@ -1,0 +1,59 @@
+"""``layerrag archive export|recompute``: write a privacy-safe archive, or rebuild every
+aggregate from one without the run, the corpus or any provider."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from simulator.archive.export import export_archive
+from simulator.report.build import report_from_archive
+from simulator.report.cli_support import add_report_options, chosen_format, emit
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    archive = subparsers.add_parser("archive", help="export or recompute a privacy-safe archive")
+    sub = archive.add_subparsers(dest="archive_command", required=True, metavar="ACTION")
+
+    export = sub.add_parser(
+        "export", help="write a run's allowlisted rows to FILE.jsonl.gz",
+        description="Write gzip JSON lines: a header (run, corpus hash, versions, prompt "
+                    "template hashes, field list) and one allowlisted row per record. No "
+                    "answer text, rationale, document ids, latency, cost or keys. The same "
+                    "run always gives byte-identical bytes.",
+        epilog="example: layerrag archive export runs/deterministic "
+               "--out archives/deterministic/enterprise_v2.jsonl.gz",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    export.add_argument("run_dir", metavar="RUN_DIR", help="a run directory (runs.sqlite)")
+    export.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="archive file to write (.jsonl.gz)")
+    export.set_defaults(func=_export)
+
+    recompute = sub.add_parser(
+        "recompute", help="rebuild every aggregate from an archive alone",
+        description="Validate the archive (any extra, missing or mistyped field is an "
+                    "error naming its line) and print the same report `layerrag report` "
+                    "prints for the run it came from.",
+        epilog="examples:\n"
+               "  layerrag archive recompute archives/deterministic/enterprise_v2.jsonl.gz\n"
+               "  layerrag archive recompute FILE --format csv > aggregates.csv\n"
+               "  layerrag archive recompute FILE --plots plots/",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    recompute.add_argument("file", type=Path, metavar="FILE", help="an archive (.jsonl.gz)")
+    add_report_options(recompute, json_flag=True)
+    recompute.set_defaults(func=_recompute)
+
+
+def _export(args: argparse.Namespace) -> int:
+    summary = export_archive(args.run_dir, args.out)
+    print(f"wrote {summary.rows} rows to {summary.path} ({summary.bytes} bytes, "
+          f"sha256 {summary.sha256})")
+    return 0
+
+
+def _recompute(args: argparse.Namespace) -> int:
+    chosen_format(args)
+    report = report_from_archive(args.file, replicates=args.replicates, seed=args.seed)
+    return emit(report, args)

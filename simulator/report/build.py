@@ -1,0 +1,123 @@
+"""``build_report``: the one code path from archive rows to every aggregate.
+
+``layerrag report RUN_DIR``, ``layerrag archive recompute FILE`` and the summary at the end
+of ``layerrag run`` all call :func:`build_report` on allowlisted rows, so a report and a
+recompute of its archive agree exactly.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from simulator.archive.codec import load_archive
+from simulator.archive.export import archive_from_store
+from simulator.archive.row import ArchiveHeader, ArchiveRow, row_key
+from simulator.report.model import ArmReport, Provenance, Report, ScenarioEffect
+from simulator.report.tables import (
+    failure_layer_table,
+    model_averages,
+    prompt_coverage,
+    provider_averages,
+    scenario_mode_table,
+    top_repair_gains,
+)
+from simulator.stats.layers import ordered_scenarios, target_layer
+from simulator.stats.margin import specificity
+from simulator.stats.paired import PAIR_ON_CONTRACT_MODE, paired_difference
+
+SCHEMA_REPAIR_TARGETS = frozenset({"schema_drift"})
+"""Schema repair claims the contract layer; every other scenario is an off-target control."""
+
+
+def _provenance(rows: Sequence[ArchiveRow], header: ArchiveHeader | None, replicates: int,
+                seed: int) -> Provenance:
+    if header is not None:
+        return Provenance(run_id=header.run_id, created=header.created,
+                          corpus_hash=header.corpus_hash,
+                          archive_version=header.archive_version, versions=header.versions,
+                          prompt_template_hashes=header.prompt_template_hashes,
+                          records=len(rows), replicates=replicates, seed=seed)
+    run_ids = sorted({r.run_id for r in rows})
+    return Provenance(run_id=",".join(run_ids), created=None, corpus_hash=None,
+                      archive_version=None, versions={}, prompt_template_hashes={},
+                      records=len(rows), replicates=replicates, seed=seed)
+
+
+def _any_pair(rows_a: Sequence[ArchiveRow], rows_b: Sequence[ArchiveRow]) -> bool:
+    def keys(rows: Sequence[ArchiveRow]) -> set[tuple[object, ...]]:
+        return {tuple(getattr(r, f) for f in PAIR_ON_CONTRACT_MODE) for r in rows}
+
+    return not keys(rows_a).isdisjoint(keys(rows_b))
+
+
+def repair_effects(rows: Sequence[ArchiveRow], *, replicates: int, seed: int,
+                   rates: dict[tuple[str, str], float]) -> list[ScenarioEffect]:
+    """Paired repair - strict per scenario, for scenarios with at least one matched pair."""
+    by_cell: dict[tuple[str, str], list[ArchiveRow]] = defaultdict(list)
+    for row in rows:
+        by_cell[(row.scenario, row.contract_mode)].append(row)
+    effects = []
+    for scenario in ordered_scenarios(r.scenario for r in rows):
+        strict, repair = by_cell.get((scenario, "strict")), by_cell.get((scenario, "repair"))
+        if not strict or not repair or not _any_pair(repair, strict):
+            continue
+        effect = paired_difference(repair, strict, pair_on=PAIR_ON_CONTRACT_MODE,
+                                   replicates=replicates, seed=seed)
+        effects.append(ScenarioEffect(scenario=scenario, target_layer=target_layer(scenario),
+                                      strict_rate=rates[(scenario, "strict")],
+                                      repair_rate=rates[(scenario, "repair")], effect=effect))
+    return effects
+
+
+def _arm_report(arm: str, rows: Sequence[ArchiveRow], replicates: int, seed: int) -> ArmReport:
+    cells = scenario_mode_table(rows)
+    rates = {(c.scenario, c.contract_mode): c.successes / c.records for c in cells}
+    effects = repair_effects(rows, replicates=replicates, seed=seed, rates=rates)
+    by_scenario = {e.scenario: e.effect for e in effects}
+    credit = (specificity(by_scenario, SCHEMA_REPAIR_TARGETS)
+              if SCHEMA_REPAIR_TARGETS <= by_scenario.keys() else None)
+    layer_names, layer_rows = failure_layer_table(rows)
+    models = model_averages(rows)
+    return ArmReport(
+        arm=arm, records=len(rows), scenario_modes=cells, failure_layer_names=layer_names,
+        failure_layers=layer_rows, effects=effects, specificity=credit,
+        model_averages=models, provider_averages=provider_averages(models),
+        top_gains=top_repair_gains(rows), prompt_coverage=prompt_coverage(rows),
+    )
+
+
+def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = None,
+                 replicates: int = 2000, seed: int = 0) -> Report:
+    """Every aggregate of ``rows`` (allowlisted archive rows), one section per arm.
+
+    Args:
+        rows: archive rows, in any order (they are put in archive order first).
+        header: the archive header, for provenance; None gives a report without it.
+        replicates: bootstrap replicates for the paired intervals.
+        seed: the bootstrap seed; the same rows and seed give the same report.
+    """
+    ordered = sorted(rows, key=row_key)
+    arms: dict[str, list[ArchiveRow]] = defaultdict(list)
+    for row in ordered:
+        arms[row.arm].append(row)
+    return Report(
+        provenance=_provenance(ordered, header, replicates, seed),
+        model_units=len({(r.provider, r.model) for r in ordered}),
+        arms=[_arm_report(arm, arm_rows, replicates, seed)
+              for arm, arm_rows in sorted(arms.items())],
+    )
+
+
+def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int = 0) -> Report:
+    """The report of a run directory, via its in-memory archive (what the CLI prints)."""
+    archive = archive_from_store(run_dir)
+    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed)
+
+
+def report_from_archive(path: Path | str, *, replicates: int = 2000, seed: int = 0) -> Report:
+    """The report recomputed from an archive file alone."""
+    archive = load_archive(path)
+    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed)
+

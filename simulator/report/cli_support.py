@@ -1,0 +1,59 @@
+"""What ``layerrag report`` and ``layerrag archive recompute`` share: options and output.
+
+Both commands print the same rendering of the same :class:`Report`; keeping their options
+and output in one place keeps them from drifting apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from simulator.errors import UsageError
+from simulator.report.model import Report
+from simulator.report.plots import write_plots
+from simulator.report.render import FORMATS, render, renderers
+
+
+def add_report_options(parser: argparse.ArgumentParser, *, json_flag: bool = False) -> None:
+    """``--format``, ``--plots``, ``--replicates`` and ``--seed`` (and ``--json``)."""
+    parser.add_argument("--format", default="md", metavar="FMT",
+                        help=f"output format: {', '.join(FORMATS)} (default md)")
+    if json_flag:
+        parser.add_argument("--json", action="store_true", help="same as --format json")
+    parser.add_argument("--plots", type=Path, default=None, metavar="DIR",
+                        help="also write PNG plots into DIR")
+    parser.add_argument("--replicates", type=int, default=2000,
+                        help="bootstrap replicates (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+
+
+def chosen_format(args: argparse.Namespace) -> str:
+    """The requested format, checked before any work (unknown names get a suggestion)."""
+    fmt: str = "json" if getattr(args, "json", False) else args.format
+    renderers.get(fmt)
+    if args.replicates < 1:
+        raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
+    return fmt
+
+
+def emit(report: Report, args: argparse.Namespace) -> int:
+    """Print the rendered report on stdout; plots go to files, their paths to stderr."""
+    text = render(report, chosen_format(args))
+    if args.plots is not None:
+        for path in write_plots(report, args.plots):
+            print(f"wrote {path}", file=sys.stderr)
+    write_utf8(text)
+    return 0
+
+
+def write_utf8(text: str) -> None:
+    """UTF-8 on stdout whatever the locale, so ``> REPORT.md`` gives the same bytes anywhere."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()

@@ -1,0 +1,172 @@
+"""The report: every aggregate of a run or archive, as frozen data that renderers lay out.
+
+Counts are stored; rates are derived (``computed_field``) so a table can never disagree
+with its own numbers. Rates are proportions; renderers decide on points or percent.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from simulator.stats.margin import Specificity
+from simulator.stats.paired import Effect
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def rate(count: int, total: int) -> float | None:
+    """``count / total``; None for an empty cell, never a silent NaN."""
+    return count / total if total else None
+
+
+class Provenance(_Frozen):
+    """Where the numbers come from: the archive header plus the bootstrap settings."""
+
+    run_id: str
+    created: str | None
+    """None when the report was built from bare rows, without an archive header."""
+    corpus_hash: str | None
+    archive_version: int | None
+    versions: dict[str, str]
+    prompt_template_hashes: dict[str, str]
+    records: int
+    replicates: int
+    seed: int
+
+
+class ScenarioModeCell(_Frozen):
+    """One scenario x contract-mode row of an arm. Every record is in every denominator,
+    provider errors included (they are counted in their own column)."""
+
+    scenario: str
+    contract_mode: str
+    records: int
+    successes: int
+    abstentions: int
+    grounded: int
+    groundedness_false_positives: int
+    """Grounded in a retrieved document it cites, yet not a strict success."""
+    safe_resolutions: int
+    provider_errors: int
+    with_prompt_hash: int
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def success_rate(self) -> float | None:
+        return rate(self.successes, self.records)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def abstention_rate(self) -> float | None:
+        return rate(self.abstentions, self.records)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def grounded_rate(self) -> float | None:
+        return rate(self.grounded, self.records)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def groundedness_false_positive_rate(self) -> float | None:
+        return rate(self.groundedness_false_positives, self.records)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def safe_resolution_rate(self) -> float | None:
+        return rate(self.safe_resolutions, self.records)
+
+
+class FailureLayerRow(_Frozen):
+    """How many records of one scenario x mode failed at each layer (``none`` = S held)."""
+
+    scenario: str
+    contract_mode: str
+    counts: dict[str, int]
+
+
+class ScenarioEffect(_Frozen):
+    """Repair minus strict for one scenario, paired per task."""
+
+    scenario: str
+    target_layer: str
+    strict_rate: float
+    repair_rate: float
+    effect: Effect
+
+
+class ModelAverage(_Frozen):
+    """One provider-model unit's success over every scenario, overall and per mode."""
+
+    provider: str
+    model: str
+    records: int
+    successes: int
+    records_by_mode: dict[str, int]
+    successes_by_mode: dict[str, int]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def success_rate(self) -> float | None:
+        return rate(self.successes, self.records)
+
+
+class ProviderAverage(_Frozen):
+    """A provider's success pooled over its models: context, not a ranking."""
+
+    provider: str
+    models: int
+    records: int
+    successes: int
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def success_rate(self) -> float | None:
+        return rate(self.successes, self.records)
+
+
+class RepairGain(_Frozen):
+    """Strict-to-repair change of one model on one scenario."""
+
+    provider: str
+    model: str
+    scenario: str
+    strict_rate: float
+    repair_rate: float
+    gain: float
+
+
+class PromptCoverage(_Frozen):
+    """Records with a prompt hash (a prompt was built) and without (the graph stopped first)."""
+
+    with_hash: int
+    without_hash: int
+
+
+class ArmReport(_Frozen):
+    """Every table for one arm."""
+
+    arm: str
+    records: int
+    scenario_modes: list[ScenarioModeCell]
+    failure_layer_names: list[str]
+    """Column order of ``failure_layers[*].counts``: ``none`` then the layers that occur."""
+    failure_layers: list[FailureLayerRow]
+    effects: list[ScenarioEffect]
+    """Empty unless the arm has both strict and repair records."""
+    specificity: Specificity | None
+    """Schema repair's layer credit: target schema_drift, every other scenario off target."""
+    model_averages: list[ModelAverage]
+    provider_averages: list[ProviderAverage]
+    top_gains: list[RepairGain]
+    prompt_coverage: PromptCoverage
+
+
+class Report(_Frozen):
+    """A whole report: provenance, then one :class:`ArmReport` per arm."""
+
+    provenance: Provenance
+    model_units: int
+    """Distinct provider-model units; with one, the bootstrap's model level has one choice."""
+    arms: list[ArmReport]

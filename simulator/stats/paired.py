@@ -1,0 +1,129 @@
+"""Paired differences between two conditions, with a hierarchical bootstrap interval.
+
+"Repair minus strict" pairs each repair record with the strict record of the same provider,
+model, scenario, arm and task row; "with policy minus without policy" pairs on the contract
+mode instead of the arm. Both are :func:`paired_difference` with a different ``pair_on``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from simulator.errors import UsageError
+from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
+
+PAIR_ON_CONTRACT_MODE: tuple[str, ...] = ("provider", "model", "scenario", "arm", "task_row")
+"""Pair repair with strict: everything equal except the contract mode."""
+
+PAIR_ON_ARM: tuple[str, ...] = ("provider", "model", "scenario", "contract_mode", "task_row")
+"""Pair one arm with another (e.g. with a policy vs without it): everything but the arm."""
+
+MODEL_UNIT: tuple[str, ...] = ("provider", "model")
+"""The outer bootstrap level: one provider-model pair."""
+
+POLICY_UNIT: tuple[str, ...] = ("unit",)
+"""The inner bootstrap level: a policy unit, clustering its question variants."""
+
+_OUTCOMES = ("E", "R", "G", "V", "S", "abstained", "grounded", "safe_resolution",
+             "provider_error")
+
+
+class Effect(BaseModel):
+    """A paired mean difference (a - b) with its 95 % percentile bootstrap interval."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    estimate: float
+    """Mean of a - b over the pairs, as a proportion (0.913 = 91.3 points)."""
+    low: float
+    high: float
+    pairs: int = 0
+    """How many (a, b) pairs the estimate rests on; unpaired rows are left out."""
+    model_units: int = 0
+    """Distinct model units; with one, the model level of the bootstrap has one choice."""
+    clusters: int = 0
+    """Distinct (model unit, policy unit) clusters resampled at the inner level."""
+    replicates: int = 0
+
+
+def _key(row: Any, fields: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(getattr(row, f) for f in fields)
+
+
+def _check_fields(rows: Sequence[Any], fields: Sequence[str], what: str) -> None:
+    if not rows:
+        return
+    for name in fields:
+        if not hasattr(rows[0], name):
+            known = [f for f in type(rows[0]).model_fields] if hasattr(
+                type(rows[0]), "model_fields") else []
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" Did you mean: {close[0]}?" if close else ""
+            raise UsageError(f"{what}: rows have no field {name!r}.{hint}")
+
+
+def _index(rows: Sequence[Any], pair_on: Sequence[str], side: str) -> dict[tuple[Any, ...], Any]:
+    index: dict[tuple[Any, ...], Any] = {}
+    for row in rows:
+        key = _key(row, pair_on)
+        if key in index:
+            shown = ", ".join(f"{f}={v}" for f, v in zip(pair_on, key, strict=True))
+            raise UsageError(f"rows_{side} hold two rows for ({shown}): pair_on does not "
+                             f"identify one row")
+        index[key] = row
+    return index
+
+
+def paired_difference(
+    rows_a: Sequence[Any],
+    rows_b: Sequence[Any],
+    *,
+    pair_on: Sequence[str] = PAIR_ON_CONTRACT_MODE,
+    metric: str = "S",
+    unit_on: Sequence[str] = MODEL_UNIT,
+    cluster_on: Sequence[str] = POLICY_UNIT,
+    replicates: int = 2000,
+    seed: int = 0,
+) -> Effect:
+    """Mean of ``metric(a) - metric(b)`` over matched pairs, with a hierarchical interval.
+
+    Args:
+        rows_a: the treated condition (e.g. repair-mode rows, or rows with a policy).
+        rows_b: the reference condition (strict-mode rows, or rows without the policy).
+            Rows are anything with the named attributes: ``ArchiveRow`` or ``RunRecord``.
+        pair_on: fields that must be equal for two rows to pair; together they identify
+            one row per side. Rows without a partner are left out (see ``Effect.pairs``).
+        metric: a boolean outcome field (S, grounded, safe_resolution, ...).
+        unit_on: fields naming the outer resampling unit (a provider-model pair).
+        cluster_on: fields naming the inner cluster within a unit (the policy unit, so the
+            three variants of a unit are drawn together).
+        replicates: bootstrap replicates (2,000 in the paper).
+        seed: the bootstrap seed.
+
+    Raises:
+        UsageError: an unknown field or metric, duplicate rows for one pair key, or no pairs.
+    """
+    if metric not in _OUTCOMES:
+        close = difflib.get_close_matches(metric, _OUTCOMES, n=1)
+        hint = f" Did you mean: {close[0]}?" if close else ""
+        raise UsageError(f"unknown metric {metric!r}.{hint} Known: {', '.join(_OUTCOMES)}.")
+    for rows, side in ((rows_a, "rows_a"), (rows_b, "rows_b")):
+        _check_fields(rows, (*pair_on, *unit_on, *cluster_on), side)
+    index_a, index_b = _index(rows_a, pair_on, "a"), _index(rows_b, pair_on, "b")
+    keys = sorted((k for k in index_a if k in index_b), key=repr)
+    if not keys:
+        raise UsageError("no pairs: no row of rows_a matches a row of rows_b on "
+                         f"({', '.join(pair_on)})")
+    diffs = np.array([int(getattr(index_a[k], metric)) - int(getattr(index_b[k], metric))
+                      for k in keys], dtype=np.float64)
+    units = [repr(_key(index_a[k], unit_on)) for k in keys]
+    clusters = [repr((_key(index_a[k], unit_on), _key(index_a[k], cluster_on))) for k in keys]
+    draws = hierarchical_bootstrap(diffs, units, clusters, replicates=replicates, seed=seed)
+    low, high = percentile_interval(draws)
+    return Effect(estimate=float(diffs.mean()) + 0.0, low=low, high=high, pairs=len(keys),
+                  model_units=len(set(units)), clusters=len(set(clusters)),
+                  replicates=replicates)
