@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simulator.archive.export import export_archive
-from simulator.report.build import report_from_archive
 from simulator.report.cli_support import add_report_options, chosen_format, emit
 
 
@@ -47,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _export(args: argparse.Namespace) -> int:
+    from simulator.archive.export import export_archive
+
     summary = export_archive(args.run_dir, args.out)
     print(f"wrote {summary.rows} rows to {summary.path} ({summary.bytes} bytes, "
           f"sha256 {summary.sha256})")
@@ -55,5 +55,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _recompute(args: argparse.Namespace) -> int:
     chosen_format(args)
+    from simulator.report.build import report_from_archive
+
     report = report_from_archive(args.file, replicates=args.replicates, seed=args.seed)
     return emit(report, args)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from simulator.corpus import build_corpus
-from simulator.retrieval import RetrieverAudit, audit_retrievers
+if TYPE_CHECKING:  # heavy imports wait until the command runs
+    from simulator.retrieval import RetrieverAudit
 
 _EXAMPLES = """examples:
   layerrag audit retriever
@@ -37,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _retriever(args: argparse.Namespace) -> int:
+    from simulator.corpus import build_corpus
+    from simulator.retrieval import audit_retrievers
+
     report = audit_retrievers(build_corpus(args.spec), seed=args.seed)
     print(report.model_dump_json(indent=2) if args.json else render_table(report))
     return 0

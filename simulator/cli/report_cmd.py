@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from simulator.report.build import report_from_store
 from simulator.report.cli_support import add_report_options, chosen_format, emit, write_utf8
-from simulator.report.render import render
 
 EXAMPLES = """examples:
   layerrag report runs/deterministic
@@ -35,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _report(args: argparse.Namespace) -> int:
     chosen_format(args)
+    from simulator.report.build import report_from_store
+
     report = report_from_store(args.run_dir, replicates=args.replicates, seed=args.seed)
     return emit(report, args)
 
@@ -42,4 +42,7 @@ def _report(args: argparse.Namespace) -> int:
 def print_run_report(run_dir: Path | str, fmt: str = "md", *, replicates: int = 2000,
                      seed: int = 0) -> None:
     """Print the report of ``run_dir`` on stdout: what ``layerrag run`` shows at the end."""
+    from simulator.report.build import report_from_store
+    from simulator.report.render import render
+
     write_utf8(render(report_from_store(run_dir, replicates=replicates, seed=seed), fmt))

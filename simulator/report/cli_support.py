@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simulator.errors import UsageError
-from simulator.report.model import Report
-from simulator.report.plots import write_plots
 from simulator.report.render import FORMATS, render, renderers
+
+if TYPE_CHECKING:
+    from simulator.report.model import Report
 
 
 def add_report_options(parser: argparse.ArgumentParser, *, json_flag: bool = False) -> None:
@@ -42,6 +44,8 @@ def emit(report: Report, args: argparse.Namespace) -> int:
     """Print the rendered report on stdout; plots go to files, their paths to stderr."""
     text = render(report, chosen_format(args))
     if args.plots is not None:
+        from simulator.report.plots import write_plots  # matplotlib only when asked
+
         for path in write_plots(report, args.plots):
             print(f"wrote {path}", file=sys.stderr)
     write_utf8(text)

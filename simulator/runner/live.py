@@ -30,7 +30,7 @@ from typing import Any, Literal
 from simulator.corpus import Corpus
 from simulator.live.budget import Spend
 from simulator.live.errors import BudgetExhausted, CallsAbandoned, ReplayMiss
-from simulator.live.options import LiveOptions
+from simulator.live.options import LiveOptions, is_live  # noqa: F401  (re-exported)
 from simulator.live.pool import Outcome, WorkerPool
 from simulator.live.services import LiveServices, build_services, use_services
 from simulator.runner.config import RunConfig
@@ -61,11 +61,6 @@ class LiveRunSummary(RunSummary):
     @property
     def exit_code(self) -> int:
         return {None: 0, "budget": EXIT_BUDGET}.get(self.stopped, EXIT_INTERRUPTED)
-
-
-def is_live(models: tuple[str, ...]) -> bool:
-    """True when any model calls a provider (anything but the deterministic reader)."""
-    return any(m != "deterministic" for m in models)
 
 
 def load_spend(run_dir: Path) -> Spend:
@@ -159,7 +154,7 @@ class _LiveExecution:
         if self.fatal is not None:
             raise self.fatal
         if self.stopped is not None:
-            left = len(pending) + in_flight
+            left = len(todo) - self.written
             self.message = (f"{self.message}: {self.written} records written, {left} left; "
                             + _RESUME_HINT[self.stopped])
         return self.stopped, self.message

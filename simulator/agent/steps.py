@@ -1,0 +1,134 @@
+"""What each graph node does to one episode: pure functions of (episode, context).
+
+An episode is one record's state. Each step returns an update; :func:`merge` applies it
+(list fields accumulate, others replace). ``next`` says which node the episode waits for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from simulator.agent.gate import Decision, GateInput
+from simulator.agent.trace import PolicyStep, ToolCallTrace
+from simulator.corpus.model import Task
+from simulator.readers.base import Evidence, ReaderInput, unknown_answer
+
+if TYPE_CHECKING:
+    from simulator.agent.graph import AgentContext
+
+Episode = dict[str, Any]
+Step = Callable[[Episode, "AgentContext"], dict[str, Any]]
+
+MAX_ATTEMPTS = 8
+"""Hard cap on tool calls per record, whatever a policy asks for."""
+_ACCUMULATE = frozenset({"calls", "payloads", "policy_steps"})
+
+
+def initial_episode(task: Task) -> Episode:
+    return {"question": task.question, "answer_format": task.answer_format, "next": "retrieve",
+            "raw": None, "calls": [], "payloads": [], "policy_steps": [], "evidence": [],
+            "notes": [], "decision": None, "terminated": None, "answer": None,
+            "reader_result": None}
+
+
+def merge(episode: Episode, update: dict[str, Any]) -> Episode:
+    """A new episode with ``update`` applied; the input is not modified."""
+    out = dict(episode)
+    for key, value in update.items():
+        out[key] = out[key] + value if key in _ACCUMULATE else value
+    return out
+
+
+def retrieve(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+    from middleware import FaultContext, ToolCall
+
+    call = ToolCall(name="search_policies",
+                    args={"query": ctx.task.question, "session": ctx.task.session.model_dump()})
+    fault_ctx = FaultContext(task=ctx.task, labels=ctx.labels, attempt=len(episode["calls"]),
+                             seed=ctx.seed)
+    return {"raw": ctx.chain.invoke(call, fault_ctx), "next": "contract"}
+
+
+def contract(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+    from middleware import check_contract
+
+    # A policy may take over the contract step (schema_repair turns strict into repair).
+    mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
+    result = check_contract(episode["raw"], mode=mode)
+    payload = result.payload
+    hits = payload.hits if payload is not None else ()
+    trace = ToolCallTrace(
+        tool="search_policies", attempt=len(episode["calls"]), status=result.status,
+        valid=result.valid, repairs=tuple(result.repairs), errors=tuple(result.errors),
+        doc_ids=tuple(h.doc_id for h in hits),
+        session_id=payload.session_id if payload is not None else None,
+        snapshot_id=payload.index.snapshot_id if payload is not None else None,
+        partial=payload.partial if payload is not None else False,
+        missing_shards=tuple(payload.missing_shards) if payload is not None else (),
+        access_denied=payload.access.denied if payload is not None else False,
+    )
+    evidence = [
+        Evidence(doc_id=h.doc_id, title=h.title, text=h.text, status=h.metadata.status,
+                 effective_year=h.metadata.effective_year, version=h.metadata.version,
+                 domain=h.metadata.domain)
+        for h in hits
+    ]
+    notes = list(payload.notes) if payload is not None else []
+    return {"calls": [trace], "payloads": [payload], "evidence": evidence, "notes": notes,
+            "raw": None, "next": "policy_gate"}
+
+
+def unavailable_reason(call: ToolCallTrace) -> str | None:
+    """Why the pipeline must stop before building a prompt, or None to go on."""
+    if call.status == "missing":
+        return "tool output missing"
+    if not call.valid:
+        return "tool output rejected by the strict contract"
+    if call.access_denied:
+        return "access denied"
+    return None
+
+
+def policy_gate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+    calls = episode["calls"]
+    outcome = ctx.gate(GateInput(
+        task=ctx.task, contract_mode=ctx.contract_mode, calls=tuple(calls),
+        payloads=tuple(episode["payloads"]), evidence=tuple(episode["evidence"]),
+        notes=tuple(episode["notes"]), fetch_document=ctx.fetch_document,
+    ))
+    decisions: list[Decision] = list(outcome) if isinstance(outcome, list) else [outcome]
+    final = decisions[-1] if decisions else Decision("allow", "no decision")
+    if final.action == "retry" and len(calls) >= MAX_ATTEMPTS:
+        final = Decision("abstain", f"retry cap of {MAX_ATTEMPTS} attempts reached",
+                         policy=final.policy)
+        decisions.append(final)
+    update: dict[str, Any] = {
+        "decision": final.action,
+        "policy_steps": [PolicyStep(policy=d.policy, action=d.action, reason=d.reason)
+                         for d in decisions],
+    }
+    override = next((d.evidence for d in reversed(decisions) if d.evidence is not None), None)
+    if override is not None:
+        update["evidence"] = list(override)
+    if final.action == "retry":
+        update["next"] = "retrieve"
+    elif final.action in ("abstain", "reject"):
+        update.update(next="done", terminated=f"{final.action}: {final.reason}",
+                      answer=unknown_answer(final.reason))
+    else:
+        update["next"] = "stop" if unavailable_reason(calls[-1]) is not None else "generate"
+    return update
+
+
+def generate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+    item = ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
+                       evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]))
+    result = ctx.reader.read(item)
+    return {"answer": result.answer, "reader_result": result, "next": "done"}
+
+
+def stop(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+    """The pipeline's own early exit: a structured unknown, no prompt built."""
+    reason = unavailable_reason(episode["calls"][-1]) or "unknown"
+    return {"terminated": reason, "answer": unknown_answer(reason), "next": "done"}
