@@ -25,6 +25,12 @@ def trace_of(state: dict[str, Any], task: Task) -> Trace:
     )
 
 
+def marked_current(state: dict[str, Any]) -> frozenset[str]:
+    """Documents some payload labelled current (whatever the truth was)."""
+    return frozenset(h.doc_id for p in state.get("payloads", []) if p is not None
+                     for h in p.hits if h.metadata.status == "current")
+
+
 def returned_texts(state: dict[str, Any]) -> dict[str, str]:
     """Text of every document a contract-checked payload carried (for groundedness)."""
     texts: dict[str, str] = {}
@@ -51,7 +57,8 @@ def score_record(state: dict[str, Any], task: Task, labels: Labels, *, run_id: s
         safe_resolution=scores.safe_resolution, answerable=scores.answerable,
         provider_error=provider_error, reader_error=bool(result and result.reader_error),
         failure_layer=failure_layer(scores, answer, trace, labels,
-                                    provider_error=provider_error),
+                                    provider_error=provider_error,
+                                    marked_current=marked_current(state)),
         prompt_hash=trace.prompt_hash, answer=answer.answer, citations=answer.citations,
         reason=answer.reason, retrieved_doc_ids=trace.retrieved_doc_ids,
         trace=trace.model_dump(mode="json"), latency_ms=round(latency_ms, 3),

@@ -11,12 +11,15 @@ from simulator.scoring.normalize import matches_any
 
 
 def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Labels, *,
-                  provider_error: bool = False, live_snapshot: str = "live"
-                  ) -> FailureLayer | None:
+                  provider_error: bool = False, live_snapshot: str = "live",
+                  marked_current: frozenset[str] = frozenset()) -> FailureLayer | None:
     """None when S holds; otherwise the earliest layer in the pipeline that failed.
 
     Order follows the data flow: provider, tool contract, completeness, authorization,
     session, freshness / retrieval, then the agent's own choices (abstained, reader).
+    ``marked_current`` holds the documents the payloads labelled current: reading a
+    superseded document that the metadata called current is a metadata failure, reading
+    one honestly labelled superseded is an evidence-selection failure.
     """
     if scores.S:
         return None
@@ -40,7 +43,7 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
     if answer.abstained:
         return "abstained"
     if matches_any(answer.answer, labels.superseded_answers):
-        cited_old = any(c in labels.superseded_doc_ids for c in answer.citations)
-        return "metadata" if cited_old and any(c.snapshot_id != live_snapshot
-                                               for c in calls) else "evidence"
+        misled = any(c in labels.superseded_doc_ids and c in marked_current
+                     for c in answer.citations)
+        return "metadata" if misled else "evidence"
     return "reader"
