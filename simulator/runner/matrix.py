@@ -116,11 +116,20 @@ class MatrixRunner:
         return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
                             contract_mode=cell.mode, reader=self.readers[cell.model],
                             seed=self.config.seed, gate=self.gates[cell.arm],
-                            fetch_document=self._fetcher(cell.task))
+                            fetch_document=self._fetcher(cell))
 
-    def _fetcher(self, task: Task) -> Callable[[str], dict[str, Any] | None]:
+    def _fetcher(self, cell: Cell) -> Callable[[str], dict[str, Any] | None]:
+        """fetch_document through the scenario's chain, so its faults apply there too."""
+        from middleware import FaultContext, ToolCall
+
+        chain = self.chains[cell.scenario]
+        session = cell.task.session.model_dump()
+
         def fetch(doc_id: str) -> dict[str, Any] | None:
-            return self.env.fetch_document(doc_id, task.session)
+            call = ToolCall(name="fetch_document", args={"doc_id": doc_id, "session": session})
+            ctx = FaultContext(task=cell.task, labels=cell.labels, seed=self.config.seed)
+            result: dict[str, Any] | None = chain.invoke(call, ctx)
+            return result
 
         return fetch
 

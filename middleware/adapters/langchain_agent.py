@@ -1,0 +1,142 @@
+"""FaultInjectionMiddleware: the scenario faults as a LangChain ``AgentMiddleware``.
+
+Add it to any ``create_agent`` agent and pass a :class:`FaultPlan` as the run's ``context``
+(``create_agent(..., context_schema=FaultPlan)``, or any context with a ``fault_plan``
+attribute or key). For every tool call it runs the plan's scenario chain around the real
+tool: request steps before the tool runs, response steps on the tool's JSON output. A run
+without a plan passes through untouched. The instance keeps no per-run state (only a cache
+of built chains per scenario name), so one instance serves concurrent runs.
+
+Faults that change the endpoint's state (stale index, outage, revoked access, session cache)
+need a tool that honours :class:`EndpointConditions`, such as :func:`policy_tools`; with any
+other tool they raise a UsageError rather than silently injecting nothing. Payload faults
+(schema drift, missing output) work on any tool that returns JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any
+
+from langchain.agents.middleware import AgentMiddleware, ToolCallRequest
+from langchain_core.messages import ToolMessage
+from langgraph.types import Command
+
+from middleware.adapters.langchain_tools import CONDITIONS_STATE_KEY, HONOURS_CONDITIONS
+from middleware.adapters.plan import FaultPlan, plan_from_context
+from middleware.chain import ToolChain, build_tool_chain
+from middleware.scenarios import Scenario
+from middleware.types import Fault, FaultContext, ToolCall, ToolResult
+from simulator.errors import UsageError
+
+_Applied = list[tuple[Fault, ToolCall]]
+_Begun = tuple[ToolChain, ToolCallRequest, _Applied, FaultContext]
+
+
+class FaultInjectionMiddleware(AgentMiddleware):
+    """Inject the run's scenario faults into matching tool calls."""
+
+    def __init__(self, tools: Mapping[str, str] | Iterable[str] =
+                 ("search_policies", "fetch_document"), *, name: str | None = None) -> None:
+        """``tools``: the agent's tool names to fault, or a map from a tool name to the
+        endpoint role it plays ("search_policies" or "fetch_document")."""
+        super().__init__()
+        self._roles = dict(tools) if isinstance(tools, Mapping) else {t: t for t in tools}
+        self._name = name
+        self._chains: dict[str, ToolChain] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._name or type(self).__name__
+
+    def wrap_tool_call(self, request: ToolCallRequest,
+                       handler: Callable[[ToolCallRequest], ToolMessage | Command]
+                       ) -> ToolMessage | Command:
+        begun = self._begin(request)
+        if begun is None:
+            return handler(request)
+        chain, faulted, applied, ctx = begun
+        return _finish(chain, applied, ctx, handler(faulted))
+
+    async def awrap_tool_call(self, request: ToolCallRequest,
+                              handler: Callable[[ToolCallRequest],
+                                                Awaitable[ToolMessage | Command]]
+                              ) -> ToolMessage | Command:
+        begun = self._begin(request)
+        if begun is None:
+            return await handler(request)
+        chain, faulted, applied, ctx = begun
+        return _finish(chain, applied, ctx, await handler(faulted))
+
+    def chain(self, scenario: str | Scenario) -> ToolChain:
+        """The built chain of ``scenario`` (cached: building validates, then it is reused)."""
+        key = scenario if isinstance(scenario, str) else scenario.model_dump_json()
+        found = self._chains.get(key)
+        if found is None:
+            with self._lock:
+                found = self._chains.setdefault(key, build_tool_chain(scenario))
+        return found
+
+    def _begin(self, request: ToolCallRequest) -> _Begun | None:
+        plan = plan_from_context(getattr(request.runtime, "context", None))
+        tool_call = request.tool_call
+        role = self._roles.get(tool_call["name"])
+        if plan is None or role is None:
+            return None
+        chain = self.chain(plan.scenario)
+        ctx = plan.fault_context(_calls_before(request.state, tool_call["name"]))
+        call, applied = chain.prepare(ToolCall(name=role, args=dict(tool_call["args"])), ctx)
+        overrides: dict[str, Any] = {"tool_call": {**tool_call, "args": call.args}}
+        if not call.conditions.healthy:
+            _require_conditions(request, plan)
+            state = request.state if isinstance(request.state, dict) else {}
+            overrides["state"] = {**state,
+                                  CONDITIONS_STATE_KEY: call.conditions.model_dump(mode="json")}
+        return chain, request.override(**overrides), applied, ctx
+
+
+def _finish(chain: ToolChain, applied: _Applied, ctx: FaultContext,
+            message: ToolMessage | Command) -> ToolMessage | Command:
+    if not isinstance(message, ToolMessage):
+        return message
+    result = chain.finish(applied, _parse(message.content), ctx)
+    return message.model_copy(update={"content": _render(result)})
+
+
+def _calls_before(state: Any, tool_name: str) -> int:
+    """Earlier calls of this tool in the run: the attempt number of this one."""
+    messages = state.get("messages", []) if isinstance(state, dict) else []
+    return sum(1 for m in messages if isinstance(m, ToolMessage) and m.name == tool_name)
+
+
+def _require_conditions(request: ToolCallRequest, plan: FaultPlan) -> None:
+    tool = request.tool
+    if tool is not None and (tool.metadata or {}).get(HONOURS_CONDITIONS):
+        return
+    name = tool.name if tool is not None else request.tool_call["name"]
+    scenario = plan.scenario if isinstance(plan.scenario, str) else plan.scenario.name
+    raise UsageError(f"scenario {scenario!r} changes the endpoint's state, which tool "
+                     f"{name!r} cannot honour; use middleware.policy_tools(env) or a tool "
+                     f"with metadata {{{HONOURS_CONDITIONS!r}: True}}")
+
+
+def _parse(content: Any) -> ToolResult | Any:
+    if isinstance(content, str):
+        if not content.strip():
+            return None
+        try:
+            return json.loads(content)
+        except ValueError:
+            return content
+    return content
+
+
+def _render(result: Any) -> Any:
+    if result is None:
+        return ""
+    if isinstance(result, str):
+        return result
+    return json.dumps(result)

@@ -1,0 +1,71 @@
+"""The endpoints of a PolicyEnvironment as LangChain tools.
+
+The model supplies only the query (or document id). The caller's session comes from the run's
+:class:`~middleware.adapters.plan.FaultPlan` (or a fixed ``session``), never from the model;
+the endpoint state a fault asked for arrives through the tool runtime's state under
+:data:`CONDITIONS_STATE_KEY` (LangGraph strips model-forgeable injected arguments, so the
+middleware hands conditions over in a per-call state override instead).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain.tools import ToolRuntime
+from langchain_core.tools import BaseTool, StructuredTool
+
+from middleware.adapters.plan import plan_from_context
+from simulator.corpus.model import SessionContext
+from simulator.endpoints.conditions import HEALTHY, EndpointConditions
+from simulator.endpoints.environment import PolicyEnvironment
+from simulator.errors import UsageError
+
+CONDITIONS_STATE_KEY = "layerrag_endpoint_conditions"
+HONOURS_CONDITIONS = "layerrag_conditions"
+"""Tool metadata flag: the tool reads EndpointConditions from its runtime state."""
+
+
+def conditions_from_runtime(runtime: ToolRuntime[Any, Any] | None) -> EndpointConditions:
+    state = getattr(runtime, "state", None)
+    found = state.get(CONDITIONS_STATE_KEY) if isinstance(state, dict) else None
+    return EndpointConditions.model_validate(found) if found else HEALTHY
+
+
+def _caller(runtime: ToolRuntime[Any, Any] | None, fixed: SessionContext | None
+            ) -> SessionContext:
+    if fixed is not None:
+        return fixed
+    plan = plan_from_context(getattr(runtime, "context", None))
+    caller = plan.caller if plan is not None else None
+    if caller is None:
+        raise UsageError("the policy tools need the caller's session: pass session= to "
+                         "policy_tools() or run the agent with context=FaultPlan(task=...)")
+    return caller
+
+
+def policy_tools(env: PolicyEnvironment, *, session: SessionContext | None = None
+                 ) -> list[BaseTool]:
+    """``search_policies`` and ``fetch_document`` over ``env``, for any LangChain agent."""
+
+    def search_policies(query: str, runtime: ToolRuntime[Any, Any]) -> str:
+        payload = env.search_policies(query, _caller(runtime, session),
+                                      conditions_from_runtime(runtime))
+        return json.dumps(payload)
+
+    def fetch_document(doc_id: str, runtime: ToolRuntime[Any, Any]) -> str:
+        payload = env.fetch_document(doc_id, _caller(runtime, session),
+                                     conditions_from_runtime(runtime))
+        return json.dumps(payload)
+
+    flag = {HONOURS_CONDITIONS: True}
+    return [
+        StructuredTool.from_function(
+            search_policies, name="search_policies", metadata=flag,
+            description="Search the company policy library. Returns JSON with ranked hits "
+                        "(doc_id, title, text, metadata)."),
+        StructuredTool.from_function(
+            fetch_document, name="fetch_document", metadata=flag,
+            description="Look up a policy document's registry record by doc_id: status, "
+                        "effective year, version and superseded_by."),
+    ]

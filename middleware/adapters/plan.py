@@ -1,0 +1,55 @@
+"""The per-run fault plan a LangChain agent carries in its runtime ``context``.
+
+Middleware and tool instances are shared by every run of an agent, so nothing about one run
+may live on them: the scenario, the task (and its labels, for the faults that target the
+required documents), the seed and the caller's session travel in ``context`` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from middleware.scenarios import Scenario
+from middleware.types import FaultContext
+from simulator.corpus.model import Labels, SessionContext, Task
+
+PLAN_ATTRIBUTE = "fault_plan"
+
+
+class FaultPlan(BaseModel):
+    """Which scenario to inject into one agent run, and for whom."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    scenario: str | Scenario = "clean"
+    """A registered scenario name, or a composed :class:`Scenario`."""
+    task: Task | None = None
+    labels: Labels | None = None
+    """Evaluator-only; the faults read them, the agent never sees them."""
+    session: SessionContext | None = None
+    """The caller's session (default: the task's)."""
+    seed: int = 0
+    attempt: int = Field(default=0, ge=0)
+    """Attempt number of the run's first tool call; later calls count up from it."""
+
+    @property
+    def caller(self) -> SessionContext | None:
+        return self.session or (self.task.session if self.task is not None else None)
+
+    def fault_context(self, calls_before: int = 0) -> FaultContext:
+        return FaultContext(task=self.task, labels=self.labels, seed=self.seed,
+                            attempt=self.attempt + calls_before)
+
+
+def plan_from_context(context: Any) -> FaultPlan | None:
+    """The FaultPlan in a runtime context: the context itself, its ``fault_plan`` attribute
+    or key, or None (then nothing is injected)."""
+    if isinstance(context, FaultPlan):
+        return context
+    if isinstance(context, Mapping):
+        found = context.get(PLAN_ATTRIBUTE)
+    else:
+        found = getattr(context, PLAN_ATTRIBUTE, None)
+    return found if isinstance(found, FaultPlan) else None

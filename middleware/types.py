@@ -1,0 +1,125 @@
+"""The vocabulary of the fault chain: a tool call, its context, a fault, an operational layer.
+
+A fault has two optional steps. ``request`` rewrites the call on its way to the endpoint
+(usually by setting :class:`~simulator.endpoints.conditions.EndpointConditions`: the state the
+fault puts the environment in). ``response`` rewrites what comes back (a drifted schema, a
+lost body, an attached note). Two plain steps instead of a wrapped "next" callable let the
+same fault run in a synchronous chain, an async chain and a LangChain middleware alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from simulator.corpus.model import Labels, Task
+from simulator.endpoints.conditions import HEALTHY, EndpointConditions
+from simulator.errors import UsageError
+
+ToolResult = dict[str, Any] | None
+"""What a tool returns on the wire: a JSON-able dict, or nothing at all."""
+
+Layer = Literal["none", "freshness", "contract", "completeness", "authorization", "session",
+                "evidence", "metadata"]
+"""The operational layer a fault targets (``contract`` is the tool-contract layer)."""
+LAYERS: tuple[Layer, ...] = ("none", "freshness", "contract", "completeness", "authorization",
+                             "session", "evidence", "metadata")
+
+
+class ToolCall(BaseModel):
+    """One call of a tool endpoint: its name, its arguments, and the endpoint's state."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    conditions: EndpointConditions = HEALTHY
+    """Set by faults, honoured by a conditions-aware endpoint (PolicyEnvironment)."""
+
+    def with_conditions(self, **changes: Any) -> ToolCall:
+        return self.model_copy(update={"conditions": self.conditions.model_copy(update=changes)})
+
+
+class FaultContext(BaseModel):
+    """Per record and attempt: what a fault may key its draws on and target.
+
+    Faults are the environment, so they may read the task's labels (permission_denied revokes
+    the access group of the required documents). Labels never reach a payload.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    task: Task | None = None
+    labels: Labels | None = None
+    attempt: int = Field(default=0, ge=0)
+    """0 for the first tool call of a record, 1 for the first retry, ..."""
+    seed: int = 0
+
+    def key(self, call: ToolCall | None = None) -> str:
+        """The record key faults seed their draws with: seed and task (attempt excluded).
+
+        Without a task, a digest of the call's arguments stands in, so a plain tool wrapped
+        outside layerrag still gets reproducible faults.
+        """
+        if self.task is not None:
+            return f"{self.seed}|{self.task.task_id}"
+        args = json.dumps(call.args if call is not None else {}, sort_keys=True, default=str)
+        return f"{self.seed}|args:{hashlib.sha256(args.encode()).hexdigest()[:16]}"
+
+    def rng(self, salt: str, call: ToolCall | None = None, *, per_attempt: bool = True
+            ) -> random.Random:
+        """A generator seeded from (seed, task[, attempt], salt): the only randomness faults use."""
+        attempt = f"|{self.attempt}" if per_attempt else ""
+        return random.Random(f"{self.key(call)}{attempt}|{salt}")
+
+    def require_labels(self, fault: str) -> Labels:
+        if self.labels is None:
+            raise UsageError(f"fault {fault!r} targets the task's required documents: pass "
+                             "labels in the FaultContext")
+        return self.labels
+
+
+RequestStep = Callable[[ToolCall, FaultContext], ToolCall]
+ResponseStep = Callable[[ToolCall, ToolResult, FaultContext], ToolResult]
+
+
+def _same_call(call: ToolCall, ctx: FaultContext) -> ToolCall:
+    return call
+
+
+def _same_result(call: ToolCall, result: ToolResult, ctx: FaultContext) -> ToolResult:
+    return result
+
+
+@dataclass(frozen=True)
+class FaultSteps:
+    """What a fault factory returns: the steps, and which calls they apply to."""
+
+    request: RequestStep = _same_call
+    response: ResponseStep = _same_result
+    tools: frozenset[str] = frozenset({"search_policies"})
+    """Tool names the fault applies to; other calls pass through untouched."""
+    needs_endpoint: bool = False
+    """True when the fault works through EndpointConditions, so the tool behind the chain
+    must honour them (a plain tool that ignored them would silently serve a healthy result)."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A built fault: its registered name and layer, its parameters and its steps."""
+
+    name: str
+    layer: Layer
+    steps: FaultSteps
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def applies_to(self, call: ToolCall) -> bool:
+        return call.name in self.steps.tools
+
+    @property
+    def needs_endpoint(self) -> bool:
+        return self.steps.needs_endpoint
