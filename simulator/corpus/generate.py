@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
-from simulator.corpus.model import Corpus, Document, Labels, SessionContext, Task
-from simulator.corpus.spec import CorpusSpec, UnitSpec
+from simulator.corpus.model import Corpus, Document, Labels, SessionContext, Status, Task
+from simulator.corpus.spec import CorpusSpec, UnitSpec, VersionSpec
 
 GENERATOR_VERSION = "enterprise-gen-1"
 
@@ -65,10 +65,11 @@ def generate_corpus(spec: CorpusSpec, seed: int = 0) -> Corpus:
 
 def _documents(unit: UnitSpec, domain: str, tenant: str, cur_id: str,
                old_id: str) -> list[Document]:
+    versions: tuple[tuple[str, Status, VersionSpec], ...] = (
+        (cur_id, "current", unit.current), (old_id, "superseded", unit.superseded))
     return [
         Document(doc_id=doc_id, title=unit.title, text=ver.prose.strip(), domain=domain,
                  status=status, effective_year=ver.effective_year, version=ver.version,
                  access_group=unit.access_group, tenant=tenant)
-        for doc_id, status, ver in ((cur_id, "current", unit.current),
-                                    (old_id, "superseded", unit.superseded))
+        for doc_id, status, ver in versions
     ]

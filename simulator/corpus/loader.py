@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from simulator.corpus.formats import YES_NO, value_matches_format
 from simulator.corpus.spec import CorpusDecl, CorpusSpec, DomainSpec, UnitSpec
@@ -88,7 +88,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise SpecError(str(path), "encoding", f"not UTF-8: {exc}") from None
 
 
-def _validate(model: type, raw: dict[str, Any], path: Path) -> Any:
+def _validate(model: type[BaseModel], raw: dict[str, Any], path: Path) -> Any:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

@@ -23,6 +23,8 @@ class RunConfig(BaseModel):
     arms: tuple[str, ...] = ("uncontrolled",)
     tasks: int | None = Field(default=None, ge=1)
     """Use the first N tasks in corpus order (None: all)."""
+    task_rows: tuple[int, ...] | None = None
+    """Use exactly these task rows (corpus order), e.g. a study's chosen tasks."""
     seed: int = 0
     spec: str | None = None
     """Spec folder; None is the bundled enterprise_v2."""

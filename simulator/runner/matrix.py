@@ -77,12 +77,18 @@ def validate_config(config: RunConfig) -> None:
     for model in config.models:
         resolve_reader(model, check_only=True)
     retrievers.get(config.retriever)
+    if config.task_rows is not None and not config.task_rows:
+        raise UsageError("task_rows is empty: name at least one task row")
     if not config.models or not config.scenarios or not config.modes or not config.arms:
         raise UsageError("every axis needs at least one value")
 
 
 def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
-    pairs = list(zip(corpus.tasks, corpus.labels, strict=True))[: config.tasks]
+    pairs = list(zip(corpus.tasks, corpus.labels, strict=True))
+    if config.task_rows is not None:
+        wanted = set(config.task_rows)
+        pairs = [p for p in pairs if p[0].row in wanted]
+    pairs = pairs[: config.tasks]
     for model in config.models:
         for scenario in config.scenarios:
             for mode in config.modes:
