@@ -109,6 +109,10 @@ class MatrixRunner:
         validate_config(config)
         self.config = config
         self.corpus = corpus or build_corpus(config.spec, config.seed)
+        unknown = sorted(set(config.task_rows or ()) - {t.row for t in self.corpus.tasks})
+        if unknown:
+            raise UsageError(f"task_rows {unknown} are not rows of corpus {self.corpus.name} "
+                             f"(0..{len(self.corpus.tasks) - 1})")
         self.env = PolicyEnvironment.from_corpus(self.corpus, retriever=config.retriever,
                                                  top_k=config.top_k)
         self.graph = build_agent_graph()
