@@ -20,3 +20,15 @@ def corpus() -> Corpus:
 @pytest.fixture(scope="session")
 def tiny_corpus() -> Corpus:
     return build_corpus(TINY_SPEC)
+
+
+@pytest.fixture(scope="session")
+def deterministic_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The full default matrix (the README's main job), run once per test session."""
+    from simulator.runner.config import RunConfig
+    from simulator.runner.matrix import run_matrix
+
+    out = tmp_path_factory.mktemp("deterministic_run")
+    summary = run_matrix(RunConfig(), out, progress=False)
+    assert summary.total == summary.written == 4320
+    return out

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
-from simulator.runner.config import RunConfig
-from simulator.runner.matrix import run_matrix
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 
 
 @pytest.fixture(scope="module")
-def records(tmp_path_factory: pytest.TempPathFactory) -> list[RunRecord]:
-    out = tmp_path_factory.mktemp("matrix")
-    summary = run_matrix(RunConfig(), out, progress=False)
-    assert summary.total == 4320
-    with RunStore(out) as store:
+def records(deterministic_run: Path) -> list[RunRecord]:
+    with RunStore(deterministic_run) as store:
         return list(store.records())
 
 
