@@ -64,7 +64,7 @@ class PolicyEnvironment:
         self._indexes: dict[_IndexKey, tuple[DocumentIndex, dict[str, Document],
                                              dict[str, Any]]] = {}
         self._rankings: dict[tuple[_IndexKey, str, str, bool], Ranked] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # _build_index re-enters via index() for a base index
         self._units = {lab.task_id: lab.unit for lab in corpus.labels}
         self._unit_docs = {lab.unit: (*lab.required_doc_ids, *lab.superseded_doc_ids)
                            for lab in corpus.labels}
