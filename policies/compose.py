@@ -1,0 +1,32 @@
+"""Arms named on the command line: ``name``, ``a+b`` or ``name=policy_a+policy_b``."""
+
+from __future__ import annotations
+
+from policies.arms import add_arm, arm_policies, arms, get_arm
+from simulator.errors import UsageError
+
+
+def register_cli_arms(specs: tuple[str, ...]) -> tuple[str, ...]:
+    """Register every ``name=a+b`` arm, check every name, and return the arm names in order.
+
+    Redefining an existing arm with other policies is refused rather than silently ignored.
+    """
+    names = []
+    for spec in specs:
+        name, sep, body = spec.partition("=")
+        name = name.strip()
+        if sep:
+            wanted = tuple(p.strip() for p in body.split("+") if p.strip())
+            if name in arms:
+                if arm_policies(name) != wanted:
+                    raise UsageError(f"arm {name!r} already exists as "
+                                     f"{'+'.join(arm_policies(name)) or 'no policies'}; "
+                                     f"choose another name for {'+'.join(wanted)}")
+            else:
+                add_arm(name, wanted)
+        else:
+            get_arm(name)
+        names.append(name)
+    if len(set(names)) != len(names):
+        raise UsageError(f"--arms names an arm twice: {', '.join(names)}")
+    return tuple(names)

@@ -1,0 +1,106 @@
+"""Markdown for the focused study, the arms comparison and layer credit.
+
+Number formats come from :mod:`simulator.report.formatting`, so these tables agree with
+``layerrag report``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from policies.evaluation.arms_table import ArmCell
+from policies.evaluation.credit import VERDICT_TEXT, LayerCredit
+from policies.evaluation.study import FocusedStudy
+from simulator.report.formatting import interval, points
+from simulator.stats import ordered_scenarios, target_layer
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> list[str]:
+    marks = [":--" if i < left else "--:" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks) + "|"]
+    return [*lines, *("| " + " | ".join(row) + " |" for row in rows), ""]
+
+
+def outcome(cell: ArmCell | None) -> str:
+    """``S a/n`` over answerable records, ``safe b/m`` over the others, as Table 7 shows."""
+    if cell is None:
+        return "—"
+    parts = []
+    if cell.answerable:
+        parts.append(f"S {cell.answerable_successes}/{cell.answerable}")
+    unsafe = cell.records - cell.answerable
+    if unsafe:
+        parts.append(f"safe {cell.unsafe_safe}/{unsafe}")
+    return " · ".join(parts)
+
+
+def study_markdown(study: FocusedStudy) -> str:
+    arms = [a.arm for a in study.arms]
+    scenarios = ordered_scenarios(c.scenario for c in study.cells)
+    n_cells = sum(a.records for a in study.arms)
+    lines = [f"# Focused study: {len(study.task_rows)} tasks x {len(scenarios)} conditions x "
+             f"{len(arms)} arms = {n_cells} cells (model {study.model}, strict mode)", "",
+             "Tasks: " + ", ".join(f"row {r} ({d})" for r, d in
+                                   zip(study.task_rows, study.domains, strict=True)) + ".",
+             f"Selection rule: {study.selection_rule}.", ""]
+    by = {(c.arm, c.scenario): c for c in study.cells}
+    rows = [[s, target_layer(s), *(outcome(by.get((a, s))) for a in arms)] for s in scenarios]
+    lines += table(["condition", "layer", *arms], rows)
+    lines += ["`S a/n`: strict successes among the condition's answerable records (the "
+              "intact required evidence reached the agent); `safe b/m`: structured "
+              "non-answers among the records that were not answerable (unsafe). Abstention "
+              "is a strict failure; safe resolution credits a correct answer where "
+              "answerable and a non-answer where not.", ""]
+    summary = [[a.arm, f"{a.answerable_successes}/{a.answerable}",
+                f"{a.unsafe_safe}/{a.unsafe}", str(a.wrong_answers),
+                "—" if a.arm == "uncontrolled" else str(a.incorrect_interventions),
+                f"{a.clean_successes}/{a.clean_records}"] for a in study.arms]
+    lines += table(["arm", "S on answerable", "safe on unsafe", "wrong answers",
+                    "incorrect interventions", "clean S"], summary, left=1)
+    if "controlled" in arms:
+        verdict = "meets" if study.controlled_is_safe() else "does NOT meet"
+        lines += [f"The controlled arm {verdict} the bar: full strict success on answerable "
+                  "records, full safe resolution on unsafe ones, no wrong answer, no incorrect "
+                  "intervention (a non-answer on an answerable record the uncontrolled arm "
+                  "answered correctly).", ""]
+    return "\n".join(lines)
+
+
+def arms_markdown(cells: Sequence[ArmCell]) -> str:
+    header = ["arm", "scenario", "mode", "records", "S", "safe", "answerable",
+              "S on answerable", "safe on unsafe", "abstained", "wrong answers",
+              "incorrect interventions"]
+    rows = [[c.arm, c.scenario, c.contract_mode, str(c.records), str(c.successes),
+             str(c.safe_resolutions), str(c.answerable),
+             f"{c.answerable_successes}/{c.answerable}",
+             f"{c.unsafe_safe}/{c.records - c.answerable}", str(c.abstentions),
+             str(c.wrong_answers), str(c.incorrect_interventions)] for c in cells]
+    total = sum(c.incorrect_interventions for c in cells)
+    return "\n".join(["# Arms compared", "", *table(header, rows, left=3),
+                      f"Incorrect interventions in all: {total} (a controlled arm's non-answer "
+                      "on an answerable record that the uncontrolled arm answered strictly "
+                      "correctly; paired by model, scenario, mode and task).", ""])
+
+
+def credit_markdown(credit: LayerCredit) -> str:
+    layers = ", ".join(credit.target_layers)
+    lines = [f"# Layer credit of {credit.policy} ({layers} layer; metric {credit.metric})", "",
+             f"Arm `{credit.arm}` vs `{credit.baseline}`, {credit.contract_mode} mode, paired "
+             f"per model, scenario and task; 95 % hierarchical bootstrap intervals.", "",
+             f"Target gain over {', '.join(credit.target_scenarios)}: "
+             f"**{points(credit.target.estimate)} pp** of {credit.metric} "
+             f"{interval(credit.target.low, credit.target.high)} ({credit.target.pairs} pairs).",
+             ""]
+    rows = [[c.scenario, c.layer, "target" if c.target else "off",
+             points(c.S.estimate), interval(c.S.low, c.S.high),
+             points(c.safe_resolution.estimate),
+             interval(c.safe_resolution.low, c.safe_resolution.high)]
+            for c in credit.scenarios]
+    lines += table(["scenario", "layer", "role", "Δ S (pp)", "S interval",
+                    "Δ safe (pp)", "safe interval"], rows, left=3)
+    where = f" ({credit.off_target_where})" if credit.off_target_where else ""
+    lines += [f"Specificity margin: target gain {points(credit.target.estimate)} pp − largest "
+              f"absolute off-target change {points(credit.largest_off_target, signed=False)} "
+              f"pp{where} = **{points(credit.specificity_margin)} pp**.", "",
+              f"Verdict: **{VERDICT_TEXT[credit.verdict]}** ({credit.reason}).", ""]
+    return "\n".join(lines)

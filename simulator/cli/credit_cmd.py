@@ -1,0 +1,95 @@
+"""``layerrag credit --policy NAME``: layer credit of one mitigation policy.
+
+Matched records with and without the policy (arm ``uncontrolled`` and the arm of the policy
+alone) over all nine scenarios: the gain on the policy's target layer with a hierarchical
+bootstrap interval, every off-target scenario's change, the specificity margin and a verdict.
+The metric is the outcome the policy claims: S for controls that restore evidence,
+safe resolution for controls that withhold an answer (see policies/evaluation/credit.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+EXAMPLES = """examples:
+  layerrag credit --policy schema_repair                 # run both arms in a temp dir
+  layerrag credit --policy session_isolation --json
+  layerrag credit --policy bounded_retry --run runs/credit-retry   # run into / read a run
+  layerrag credit --policy schema_repair --run runs/arms --arm mine  # arm named otherwise
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "credit", help="layer credit of a mitigation policy",
+        description="Run (or read) matched records with and without a policy over all nine "
+                    "scenarios and report its gain on its target layer, every off-target "
+                    "change, the specificity margin and a verdict.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--policy", required=True, help="a registered policy name")
+    parser.add_argument("--run", type=Path, default=None, metavar="RUN_DIR",
+                        help="read this run if it holds records, else run into it "
+                             "(default: a temporary directory)")
+    parser.add_argument("--arm", default=None,
+                        help="the arm holding the policy alone (default: the policy's name)")
+    parser.add_argument("--baseline", default="uncontrolled", help="the arm without it")
+    parser.add_argument("--mode", default="strict", help="contract mode (default strict)")
+    parser.add_argument("--model", default="deterministic", help="reader (default deterministic)")
+    parser.add_argument("--base-url", default=None, help="OpenAI-compatible server URL")
+    parser.add_argument("--tasks", type=int, default=None, help="only the first N tasks")
+    parser.add_argument("--seed", type=int, default=0, help="corpus and fault seed (default 0)")
+    parser.add_argument("--spec", type=Path, default=None, help="spec folder")
+    parser.add_argument("--replicates", type=int, default=2000,
+                        help="bootstrap replicates (default 2000)")
+    parser.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed")
+    parser.add_argument("--json", action="store_true", help="print the credit as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(func=_credit)
+
+
+def _records(args: argparse.Namespace, arm: str) -> list:  # type: ignore[type-arg]
+    from simulator.runner.config import ALL_SCENARIOS, RunConfig
+    from simulator.runner.matrix import run_matrix
+    from simulator.runner.store import STORE_FILE, RunStore
+
+    def read(run_dir: Path) -> list:  # type: ignore[type-arg]
+        with RunStore(run_dir, create=False) as store:
+            return list(store.records())
+
+    if args.run is not None and (args.run / STORE_FILE).is_file():
+        return read(args.run)
+    config = RunConfig(models=(args.model,), scenarios=ALL_SCENARIOS, modes=(args.mode,),
+                       arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
+                       spec=str(args.spec) if args.spec else None, base_url=args.base_url)
+    progress = False if args.no_progress else None
+    if args.run is not None:
+        run_matrix(config, args.run, progress=progress)
+        return read(args.run)
+    with tempfile.TemporaryDirectory(prefix="layerrag-credit-") as tmp:
+        run_matrix(config, Path(tmp), progress=progress)
+        return read(Path(tmp))
+
+
+def _credit(args: argparse.Namespace) -> int:
+    from policies import get_arm, get_policy
+    from policies.evaluation.credit import layer_credit
+    from policies.evaluation.render import credit_markdown
+    from simulator.errors import UsageError
+
+    get_policy(args.policy)
+    arm = args.arm or args.policy
+    get_arm(arm)
+    if args.replicates < 1:
+        raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
+    credit = layer_credit(_records(args, arm), args.policy, arm=arm, baseline=args.baseline,
+                          contract_mode=args.mode, replicates=args.replicates,
+                          seed=args.bootstrap_seed)
+    if args.json:
+        print(json.dumps(credit.as_json(), indent=2))
+    else:
+        sys.stdout.write(credit_markdown(credit))
+    return 0

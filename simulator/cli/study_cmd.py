@@ -1,0 +1,86 @@
+"""``layerrag study``: the focused study preset, and any run's arms side by side.
+
+``study focused`` selects one task per domain (the first whose clean uncontrolled record
+with the deterministic reader is strictly correct), runs 9 conditions x 2 arms (uncontrolled,
+controlled) in strict mode, one completion per cell, and prints the paper's Table 7 layout.
+``study arms RUN_DIR`` compares the arms of any run: strict success and safe resolution per
+arm x scenario, and incorrect interventions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXAMPLES = """examples:
+  layerrag study focused --out runs/focused                  # deterministic reader
+  layerrag study focused --out runs/focused-gpt --model openai:gpt-4o-mini
+  layerrag study arms runs/arms                              # after layerrag run --arms ...
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "study", help="the focused study preset; arms compared",
+        description="Study presets built on the matrix runner.", epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    studies = parser.add_subparsers(dest="study", required=True, metavar="STUDY")
+
+    focused = studies.add_parser(
+        "focused", help="8 tasks x 9 conditions x 2 arms = 144 cells (paper §4.5)",
+        description="The focused study: one task per domain, nine conditions, arms "
+                    "uncontrolled and controlled, strict mode, one completion per cell. "
+                    "Re-running resumes.", epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    focused.add_argument("--out", type=Path, required=True, help="run directory")
+    focused.add_argument("--model", default="deterministic",
+                         help="reader: deterministic (default), openai:M, anthropic:M, ...")
+    focused.add_argument("--base-url", default=None, help="OpenAI-compatible server URL")
+    focused.add_argument("--seed", type=int, default=0, help="corpus and fault seed")
+    focused.add_argument("--spec", type=Path, default=None, help="spec folder")
+    focused.add_argument("--format", choices=("md", "json"), default="md")
+    focused.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    focused.set_defaults(func=_focused)
+
+    arms = studies.add_parser(
+        "arms", help="arms side by side with incorrect interventions",
+        description="Strict success and safe resolution per arm x scenario x mode, and "
+                    "incorrect interventions (a controlled arm's non-answer on an answerable "
+                    "record the baseline arm answered strictly correctly).")
+    arms.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    arms.add_argument("--baseline", default="uncontrolled", help="the reference arm")
+    arms.add_argument("--format", choices=("md", "json"), default="md")
+    arms.set_defaults(func=_arms)
+
+
+def _focused(args: argparse.Namespace) -> int:
+    from policies.evaluation.render import study_markdown
+    from policies.evaluation.study import run_focused_study
+
+    study = run_focused_study(args.out, model=args.model, seed=args.seed,
+                              spec=str(args.spec) if args.spec else None,
+                              base_url=args.base_url,
+                              progress=False if args.no_progress else None)
+    if args.format == "json":
+        body = study.model_dump(mode="json")
+        body["controlled_is_safe"] = study.controlled_is_safe()
+        print(json.dumps(body, indent=2))
+    else:
+        sys.stdout.write(study_markdown(study))
+    return 0
+
+
+def _arms(args: argparse.Namespace) -> int:
+    from policies.evaluation.arms_table import arm_table
+    from policies.evaluation.render import arms_markdown
+    from simulator.runner.store import RunStore
+
+    with RunStore(args.run_dir, create=False) as store:
+        cells = arm_table(list(store.records()), baseline=args.baseline)
+    if args.format == "json":
+        print(json.dumps([c.model_dump(mode="json") for c in cells], indent=2))
+    else:
+        sys.stdout.write(arms_markdown(cells))
+    return 0
