@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 ALL_SCENARIOS = ("clean", "stale_index", "schema_drift", "partial_timeout",
                  "missing_tool_output", "permission_denied", "wrong_session",
@@ -34,6 +36,19 @@ class RunConfig(BaseModel):
     """For OpenAI-compatible local servers."""
     generation: dict[str, object] = Field(default_factory=dict)
     """Model generation settings that change outputs (timeouts and budgets do not)."""
+    arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Arm name -> its policies, filled in from the arm registry. Part of the run's
+    identity, so resuming with an arm of the same name but other policies is refused."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _define_arms(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("arm_definitions"):
+            from policies.arms import arm_policies
+
+            arms = data.get("arms", ("uncontrolled",))
+            data = {**data, "arm_definitions": {a: arm_policies(a) for a in arms}}
+        return data
 
     def run_id(self, corpus_hash: str) -> str:
         body = json.dumps([self.model_dump(mode="json"), corpus_hash], sort_keys=True)

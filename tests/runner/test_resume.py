@@ -96,3 +96,14 @@ def test_unknown_names_are_one_line_with_a_suggestion(tmp_path: Path, option: st
     assert result.stderr.count("\n") == 1 and f"Did you mean: {hint}?" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_resuming_with_a_redefined_arm_is_refused(tmp_path: Path) -> None:
+    base = ["--tasks", "2", "--scenarios", "clean", "--no-progress", "--format", "none"]
+    subprocess.run(_cli("run", "--out", str(tmp_path), *base, "--arms", "mine=bounded_retry"),
+                   check=True, capture_output=True)
+    other = subprocess.run(
+        _cli("run", "--out", str(tmp_path), *base, "--arms", "mine=session_isolation"),
+        capture_output=True, text=True, check=False)
+    assert other.returncode == 2 and "arm_definitions" in other.stderr
+    assert _count(tmp_path) == 4  # 2 tasks x 2 contract modes, untouched
