@@ -14,7 +14,7 @@ from pathlib import Path
 from simulator.archive.codec import load_archive
 from simulator.archive.export import archive_from_store
 from simulator.archive.row import ArchiveHeader, ArchiveRow, row_key
-from simulator.report.model import ArmReport, Provenance, Report, ScenarioEffect
+from simulator.report.model import ArmComparison, ArmReport, Provenance, Report, ScenarioEffect
 from simulator.report.tables import (
     failure_layer_table,
     model_averages,
@@ -23,7 +23,7 @@ from simulator.report.tables import (
     scenario_mode_table,
     top_repair_gains,
 )
-from simulator.stats.layers import ordered_scenarios, target_layer
+from simulator.stats.layers import ordered_modes, ordered_scenarios, target_layer
 from simulator.stats.margin import specificity
 from simulator.stats.paired import PAIR_ON_CONTRACT_MODE, paired_difference
 
@@ -107,7 +107,33 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
         model_units=len({(r.provider, r.model) for r in ordered}),
         arms=[_arm_report(arm, arm_rows, replicates, seed)
               for arm, arm_rows in sorted(arms.items())],
+        arm_comparison=arm_comparison(ordered) if len(arms) > 1 else [],
     )
+
+
+def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
+                   ) -> list[ArmComparison]:
+    """S, safe resolution and incorrect interventions per arm x scenario x mode."""
+    from policies.evaluation.arms_table import incorrect_interventions
+
+    wrong: dict[tuple[str, str, str], int] = defaultdict(int)
+    for item in incorrect_interventions(rows, baseline=baseline):
+        wrong[(item.arm, item.scenario, item.contract_mode)] += 1
+    groups: dict[tuple[str, str, str], list[ArchiveRow]] = defaultdict(list)
+    for row in rows:
+        groups[(row.arm, row.scenario, row.contract_mode)].append(row)
+    arm_order = sorted({r.arm for r in rows}, key=lambda a: (a != baseline, a))
+    out = []
+    for arm in arm_order:
+        for scenario in ordered_scenarios({s for a, s, _ in groups if a == arm}):
+            for mode in ordered_modes({m for a, s, m in groups if (a, s) == (arm, scenario)}):
+                cell = groups[(arm, scenario, mode)]
+                out.append(ArmComparison(
+                    arm=arm, scenario=scenario, contract_mode=mode, records=len(cell),
+                    S=sum(r.S for r in cell) / len(cell),
+                    safe_resolution=sum(r.safe_resolution for r in cell) / len(cell),
+                    incorrect_interventions=wrong[(arm, scenario, mode)]))
+    return out
 
 
 def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int = 0) -> Report:

@@ -150,5 +150,19 @@ def render_markdown(report: Report) -> str:
         if several:
             lines += [f"## Arm `{arm.arm}` ({arm.records} records)", ""]
         lines += _arm(arm, "###" if several else "##")
+    lines += _arm_comparison(report)
     lines += _notes(report)
     return "\n".join(lines)
+
+
+def _arm_comparison(report: Report) -> list[str]:
+    if not report.arm_comparison:
+        return []
+    rows = [[c.arm, c.scenario, c.contract_mode, str(c.records), f"{c.S:.3f}",
+             f"{c.safe_resolution:.3f}", str(c.incorrect_interventions)]
+            for c in report.arm_comparison]
+    return ["## Arms compared", "",
+            "Incorrect interventions: non-answers on records the uncontrolled arm answered "
+            "strictly correctly (same model, scenario, mode and task).", "",
+            *_table(["arm", "scenario", "mode", "records", "S", "safe", "incorrect "
+                     "interventions"], rows, "lllrrrr")]

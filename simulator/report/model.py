@@ -163,6 +163,19 @@ class ArmReport(_Frozen):
     prompt_coverage: PromptCoverage
 
 
+class ArmComparison(_Frozen):
+    """One arm x scenario x mode beside the other arms (runs with several arms)."""
+
+    arm: str
+    scenario: str
+    contract_mode: str
+    records: int
+    S: float
+    safe_resolution: float
+    incorrect_interventions: int
+    """Non-answers on records the uncontrolled arm answered strictly correctly (0 for it)."""
+
+
 class Report(_Frozen):
     """A whole report: provenance, then one :class:`ArmReport` per arm."""
 
@@ -170,3 +183,5 @@ class Report(_Frozen):
     model_units: int
     """Distinct provider-model units; with one, the bootstrap's model level has one choice."""
     arms: list[ArmReport]
+    arm_comparison: list[ArmComparison] = []
+    """Empty unless the run has more than one arm."""
