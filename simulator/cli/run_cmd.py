@@ -6,12 +6,17 @@ import argparse
 import sys
 from pathlib import Path
 
+from simulator.live.cli import add_live_options, generation_from_args, live_options_from_args
+from simulator.live.options import is_live
 from simulator.runner.config import ALL_SCENARIOS, CONTRACT_MODES, RunConfig
 
 EXAMPLES = """examples:
   layerrag run --out runs/deterministic                  # full deterministic matrix
   layerrag run --out runs/smoke --tasks 24 --scenarios clean,schema_drift
   layerrag run --out runs/arms --arms uncontrolled,controlled
+  layerrag run --out runs/gpt --model openai:gpt-4o --max-calls 2000 --concurrency 16
+  layerrag run --out runs/local --model openai:qwen2.5-7b --base-url http://127.0.0.1:8000/v1
+  layerrag run --out runs/gpt-replay --model openai:gpt-4o --replay   # no provider calls
 """
 
 
@@ -51,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--format", choices=("md", "csv", "json", "none"), default="md",
                         help="report printed at the end (default md)")
     add_run_options(parser)
+    add_live_options(parser)
     parser.set_defaults(func=_run)
 
 
@@ -59,10 +65,12 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
     scenarios = ALL_SCENARIOS if args.scenarios == "all" else split_list(args.scenarios)
     arms = register_cli_arms(split_list(args.arms))
+    models = tuple(args.model or ("deterministic",))
     return RunConfig(
-        models=tuple(args.model or ("deterministic",)), scenarios=scenarios,
+        models=models, scenarios=scenarios,
         modes=split_list(args.modes), arms=arms, tasks=args.tasks, seed=args.seed,
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
+        generation=generation_from_args(args) if is_live(models) else {},
     )
 
 
@@ -70,10 +78,35 @@ def _run(args: argparse.Namespace) -> int:
     from simulator.runner.matrix import run_matrix
 
     config = config_from_args(args)
-    summary = run_matrix(config, args.out, progress=False if args.no_progress else None)
+    progress = False if args.no_progress else None
+    if is_live(config.models):
+        return _run_live(config, args, progress)
+    summary = run_matrix(config, args.out, progress=progress)
     print(f"{summary.run_id}: {summary.written} records written, {summary.already_done} "
           f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
           f"{summary.run_dir}", file=sys.stderr)
+    if args.format != "none":
+        from simulator.cli.report_cmd import print_run_report
+
+        print_run_report(args.out, args.format)
+    return 0
+
+
+def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None) -> int:
+    from simulator.runner.live import run_live_matrix
+
+    summary = run_live_matrix(config, args.out, options=live_options_from_args(args),
+                              progress=progress)
+    stats, spent = summary.stats, summary.spent
+    print(f"{summary.run_id}: {summary.written} records written, {summary.already_done} "
+          f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
+          f"{summary.run_dir}; {stats.get('requests', 0)} requests, "
+          f"{stats.get('cache_hits', 0)} cache hits, {stats.get('provider_errors', 0)} "
+          f"provider errors, {stats.get('reader_errors', 0)} reader errors; run total "
+          f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
+    if summary.stopped is not None:
+        print(f"stopped: {summary.message}", file=sys.stderr)
+        return summary.exit_code
     if args.format != "none":
         from simulator.cli.report_cmd import print_run_report
 

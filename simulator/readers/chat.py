@@ -1,6 +1,8 @@
 """Chat-model readers through LangChain: ``openai:M``, ``anthropic:M``, ``google:M``.
 
-One reader per model string. A read renders the versioned prompt, looks the call up in the
+One reader per model string, safe to share: all its calls run on the live loop
+(:mod:`simulator.live.loop`); ``aread`` is the native form, ``read`` blocks on it. A read
+renders the versioned prompt, looks the call up in the
 call cache (answering from it when recorded; ``--replay`` allows nothing else), and
 otherwise calls the provider under the run's call policy: each request passes the budget
 and the rate limiter, retryable errors are retried with linear backoff, and errors that
@@ -13,7 +15,6 @@ Registers the ``openai``, ``anthropic`` and ``google`` reader factories on impor
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from typing import Any
 
@@ -21,10 +22,11 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
 from simulator.errors import UsageError
+from simulator.live import loop as live_loop
 from simulator.live.cache import RecordedCall, call_key
 from simulator.live.classify import describe, is_fatal, is_provider_error
 from simulator.live.errors import ProviderRejected, ReplayMiss
-from simulator.live.policy import call_with_retries
+from simulator.live.policy import acall_with_retries
 from simulator.live.services import LiveServices, current_services
 from simulator.readers.base import ReaderInput, ReaderResult, readers, unknown_answer
 from simulator.readers.chat_clients import (
@@ -45,7 +47,7 @@ log = logging.getLogger(__name__)
 
 
 class ChatReader:
-    """A reader backed by one chat model. Safe to share between worker threads."""
+    """A reader backed by one chat model."""
 
     template_version = TEMPLATE_VERSION
 
@@ -60,7 +62,6 @@ class ChatReader:
         self._chat_model = chat_model
         self._method: OutputMethod = settings.method(provider)
         self._bound: dict[OutputMethod, Any] = {}
-        self._lock = threading.Lock()
 
     @property
     def output_method(self) -> OutputMethod:
@@ -68,20 +69,24 @@ class ChatReader:
         return self._method
 
     def read(self, item: ReaderInput) -> ReaderResult:
+        """Blocking form of :meth:`aread` (the call itself runs on the live loop)."""
+        return live_loop.run(self.aread(item))
+
+    async def aread(self, item: ReaderInput) -> ReaderResult:
         started = time.perf_counter()
         prompt_hash = item.prompt_hash(self.template_version)
         cache = self.services.cache
         if cache is None:
-            return self._call(item, prompt_hash, started)
+            return await self._call(item, prompt_hash, started)
         key = call_key(self.name, self.base_url, prompt_hash, self.settings.model_dump())
-        with cache.single_flight(key):
+        async with self.services.single_flight(key):
             recorded = cache.get(key)
             if recorded is not None:
                 self.services.stats.add("cache_hits")
                 return self._replayed(recorded, prompt_hash, started)
             if self.services.replay:
                 raise ReplayMiss(self.name, prompt_hash, str(cache.path))
-            result = self._call(item, prompt_hash, started)
+            result = await self._call(item, prompt_hash, started)
             if not result.provider_error:
                 cache.put(key, self.name, prompt_hash, RecordedCall(
                     answer=result.answer, reader_error=result.reader_error,
@@ -97,12 +102,12 @@ class ChatReader:
                             reader_error=call.reader_error, input_tokens=0, output_tokens=0,
                             cost_usd=0.0, latency_ms=_ms_since(started))
 
-    def _call(self, item: ReaderInput, prompt_hash: str, started: float) -> ReaderResult:
+    async def _call(self, item: ReaderInput, prompt_hash: str, started: float) -> ReaderResult:
         messages = render_messages(item)
         svc = self.services
         try:
-            message, method = call_with_retries(lambda: self._request(messages), svc.retry,
-                                                sleep=svc.pause)
+            message, method = await acall_with_retries(lambda: self._request(messages),
+                                                       svc.retry, sleep=svc.pause)
         except Exception as exc:
             if not is_provider_error(exc):
                 raise
@@ -115,9 +120,9 @@ class ChatReader:
             return ReaderResult(answer=unknown_answer(f"provider error: {describe(exc)}"),
                                 prompt_hash=prompt_hash, provider_error=True,
                                 latency_ms=_ms_since(started))
-        usage = message.usage_metadata or {}
-        tokens_in, tokens_out = int(usage.get("input_tokens", 0)), int(
-            usage.get("output_tokens", 0))
+        usage: dict[str, Any] = dict(message.usage_metadata or {})
+        tokens_in = int(usage.get("input_tokens", 0))
+        tokens_out = int(usage.get("output_tokens", 0))
         cost = svc.cost(self.name, tokens_in, tokens_out)
         svc.budget.add_usage(tokens_in, tokens_out, cost)
         parsed = parse_answer(message, method)
@@ -128,29 +133,26 @@ class ChatReader:
                             output_tokens=tokens_out, cost_usd=cost,
                             latency_ms=_ms_since(started))
 
-    def _request(self, messages: list[BaseMessage]) -> tuple[AIMessage, OutputMethod]:
+    async def _request(self, messages: list[BaseMessage]) -> tuple[AIMessage, OutputMethod]:
         """One attempt: a request, plus one json_object request if json_schema is refused."""
         method = self._method
-        self.services.before_request(self.name)
-        self.services.stats.add("requests")
+        await self.services.before_request(self.name)
         try:
-            return self._runnable(method).invoke(messages), method
+            return await self._runnable(method).ainvoke(messages), method
         except Exception as exc:
             if method != "json_schema" or not names_response_format(exc):
                 raise
-        log.warning("%s: the server refused response_format json_schema; using json_object",
-                    self.name)
-        with self._lock:
+        if self._method != "json_object":
+            log.warning("%s: the server refused response_format json_schema; using "
+                        "json_object", self.name)
             self._method = "json_object"
-        self.services.before_request(self.name)
-        self.services.stats.add("requests")
-        return self._runnable("json_object").invoke(messages), "json_object"
+        await self.services.before_request(self.name)
+        return await self._runnable("json_object").ainvoke(messages), "json_object"
 
     def _runnable(self, method: OutputMethod) -> Any:
-        with self._lock:
-            if method not in self._bound:
-                self._bound[method] = bind_output(self._chat_model, method)
-            return self._bound[method]
+        if method not in self._bound:
+            self._bound[method] = bind_output(self._chat_model, method)
+        return self._bound[method]
 
 
 def _ms_since(started: float) -> float:

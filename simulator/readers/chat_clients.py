@@ -80,27 +80,30 @@ def openai_base_url(base_url: str) -> str:
 def build_chat_model(provider: str, name: str, *, key: SecretStr, base_url: str | None,
                      settings: GenerationSettings, timeout_s: float) -> BaseChatModel:
     """The LangChain client for one model; no request is made here."""
-    common: dict[str, Any] = {"model": name, "api_key": key, "timeout": timeout_s,
+    kwargs: dict[str, Any] = {"model": name, "api_key": key, "timeout": timeout_s,
                               "max_retries": 0}
     if settings.temperature is not None:
-        common["temperature"] = settings.temperature
+        kwargs["temperature"] = settings.temperature
     if provider == "openai":
         from langchain_openai import ChatOpenAI
 
+        kwargs["use_responses_api"] = False
         if base_url is None:
-            return ChatOpenAI(**common, max_tokens=settings.max_output_tokens,
-                              use_responses_api=False)
-        # ChatOpenAI sends max_tokens as max_completion_tokens; local servers want the field.
-        return ChatOpenAI(**common, base_url=openai_base_url(base_url), use_responses_api=False,
-                          extra_body={"max_tokens": settings.max_output_tokens})
+            kwargs["max_tokens"] = settings.max_output_tokens
+        else:
+            # ChatOpenAI sends max_tokens as max_completion_tokens; local servers want this.
+            kwargs["base_url"] = openai_base_url(base_url)
+            kwargs["extra_body"] = {"max_tokens": settings.max_output_tokens}
+        return ChatOpenAI(**kwargs)
+    kwargs["max_tokens"] = settings.max_output_tokens
+    if base_url:
+        kwargs["base_url"] = base_url
     if provider == "anthropic":
         from langchain_anthropic import ChatAnthropic
 
-        extra = {"base_url": base_url} if base_url else {}
-        return ChatAnthropic(**common, max_tokens=settings.max_output_tokens, **extra)
+        return ChatAnthropic(**kwargs)
     if provider == "google":
         from langchain_google_genai import ChatGoogleGenerativeAI
 
-        extra = {"base_url": base_url} if base_url else {}
-        return ChatGoogleGenerativeAI(**common, max_tokens=settings.max_output_tokens, **extra)
+        return ChatGoogleGenerativeAI(**kwargs)
     raise UsageError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")

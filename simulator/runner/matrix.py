@@ -169,7 +169,18 @@ class MatrixRunner:
 def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
                corpus: Corpus | None = None,
                on_record: Callable[[RunRecord], None] | None = None) -> RunSummary:
-    """Run (or resume) the matrix into ``out``; return what was done."""
+    """Run (or resume) the matrix into ``out``; return what was done.
+
+    Runs with a live (chat-model) reader go through the concurrent live runner, which
+    executes the same agent steps per record with budgets, retries and the call cache.
+    """
+    from simulator.live.options import is_live
+
+    if is_live(config.models):
+        from simulator.runner.live import run_live_matrix
+
+        return run_live_matrix(config, out, progress=progress, corpus=corpus,
+                               on_record=on_record)
     started = time.perf_counter()
     runner = MatrixRunner(config, corpus)
     with RunStore(out) as store:

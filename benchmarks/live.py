@@ -1,0 +1,108 @@
+"""Live-run throughput against a loopback OpenAI-compatible server with a fixed latency.
+
+    python benchmarks/live.py [--latency 0.2] [--concurrency 1,8,32,64] [--cycles 40]
+
+The fake provider (tests/live/fake_provider.py) runs in a subprocess (its own GIL) and
+answers every request after ``--latency`` seconds. Each concurrency level runs
+``concurrency x cycles`` clean records through the whole stack (agent steps, middleware,
+LangChain reader, retry policy, budget, store writes), with the call cache off so every
+record makes exactly one request. The ideal is concurrency / latency records per second.
+
+Two rates are reported. *overall* divides all records by the wall time of the run (setup,
+measured by resuming the finished run, subtracted). *steady* counts the records finished
+in the second half of the run over the time they took: with a fixed latency, the first
+wave of requests leaves and returns as one burst, and bursts take a few dozen cycles to
+even out (real providers, whose latency varies, never line up like this), so the steady
+rate is what a long run sustains. The target is a steady rate of at least 90 % of ideal at
+concurrency 32; the exit code is 1 if it is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from simulator.corpus import Corpus, build_corpus
+from simulator.live.options import LiveOptions
+from simulator.runner.config import RunConfig
+from simulator.runner.live import run_live_matrix
+from simulator.runner.record import RunRecord
+
+TARGET_CONCURRENCY, TARGET_RATIO = 32, 0.90
+
+
+def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-m", "tests.live.fake_provider",
+                             "--latency", str(latency), "--fixed-answer"], cwd=root, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip()
+
+
+def measure(url: str, corpus: Corpus, concurrency: int, records: int, out: Path
+            ) -> tuple[int, float, float]:
+    """Records, overall rate and steady rate at one concurrency level."""
+    per_model = len(corpus.tasks) * 2  # clean x (strict, repair)
+    models = tuple(f"openai:bench-{i}" for i in range(math.ceil(records / per_model)))
+    tasks = min(len(corpus.tasks), math.ceil(records / (2 * len(models))))
+    config = RunConfig(models=models, scenarios=("clean",), tasks=tasks, base_url=url)
+    options = LiveOptions(concurrency=concurrency, cache=None)
+    finished: list[float] = []
+
+    def on_record(record: RunRecord) -> None:
+        finished.append(time.perf_counter())
+
+    run = run_live_matrix(config, out, options=options, progress=False, corpus=corpus,
+                          on_record=on_record)
+    setup = run_live_matrix(config, out, options=options, progress=False, corpus=corpus)
+    assert run.stopped is None and run.stats.get("requests") == run.written
+    half = len(finished) // 2
+    steady = (len(finished) - 1 - half) / (finished[-1] - finished[half])
+    return run.written, run.written / (run.seconds - setup.seconds), steady
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.2, help="server seconds per request")
+    parser.add_argument("--concurrency", default="1,8,32,64", help="comma list of levels")
+    parser.add_argument("--cycles", type=int, default=40,
+                        help="requests per concurrent slot at each level (default 40)")
+    args = parser.parse_args()
+    os.environ.setdefault("OPENAI_API_KEY", "benchmark-placeholder")
+    levels = [int(c) for c in args.concurrency.split(",")]
+    corpus = build_corpus()
+    proc, url = start_server(args.latency)
+    ok = True
+    try:
+        print(f"loopback server {url}, latency {args.latency * 1000:.0f} ms per request, "
+              f"{args.cycles} requests per slot")
+        print(f"{'concurrency':>11} {'records':>8} {'overall/s':>10} {'steady/s':>9} "
+              f"{'ideal/s':>8} {'overall':>8} {'steady':>7}")
+        with tempfile.TemporaryDirectory() as tmp:
+            measure(url, corpus, 4, 20, Path(tmp) / "warm-up")  # imports, first connections
+            for level in levels:
+                n, overall, steady = measure(url, corpus, level, level * args.cycles,
+                                             Path(tmp) / f"c{level}")
+                ideal = level / args.latency
+                print(f"{level:>11} {n:>8} {overall:>10.1f} {steady:>9.1f} {ideal:>8.1f} "
+                      f"{overall / ideal:>8.1%} {steady / ideal:>7.1%}", flush=True)
+                if level == TARGET_CONCURRENCY and steady / ideal < TARGET_RATIO:
+                    ok = False
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=10)
+    print(f"target: steady >= {TARGET_RATIO:.0%} of ideal at concurrency "
+          f"{TARGET_CONCURRENCY}: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

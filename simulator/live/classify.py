@@ -1,0 +1,120 @@
+"""Which provider errors are worth another attempt, and how long the server asks us to wait.
+
+One classifier for every provider. LangChain 1.x maps provider errors onto
+``langchain_core.exceptions.ModelError`` subclasses that carry ``is_retryable``; the SDKs
+underneath (openai 3.x and anthropic 2.x on ``httpx2``, google-genai) and the transports
+raise their own types, which are classified by HTTP status or transport kind. Anything not
+recognised as a provider error is a bug and must propagate, not be recorded.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Iterator
+
+import anthropic
+import httpx
+import httpx2
+import openai
+from langchain_core.exceptions import ModelError
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
+"""Timeouts, conflicts, rate limits and server errors; 529 is Anthropic's "overloaded"."""
+FATAL_STATUS = frozenset({401, 403, 404})
+"""The key, the account or the model name is wrong: no record can succeed."""
+
+_TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (
+    httpx2.TransportError, httpx.TransportError, TimeoutError, ConnectionError,
+    openai.APIConnectionError, anthropic.APIConnectionError,  # timeouts included
+)
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    """The error and its explicit causes (LangChain wraps SDK errors with ``raise ... from``).
+
+    Only ``__cause__`` is followed: ``__context__`` may be an unrelated error that was being
+    handled when this one was raised.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__
+
+
+def status_of(error: BaseException) -> int | None:
+    """The HTTP status a provider error carries, if any."""
+    for exc in _chain(error):
+        for attr in ("status_code", "code"):
+            value = getattr(exc, attr, None)
+            if isinstance(value, int) and 100 <= value < 600:
+                return value
+        response = getattr(exc, "response", None)
+        value = getattr(response, "status_code", None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
+def is_provider_error(error: BaseException) -> bool:
+    """True for errors that come from the provider or the network, not from our code."""
+    if isinstance(error, json.JSONDecodeError):
+        return True  # a 200 response whose body is not JSON
+    for exc in _chain(error):
+        if isinstance(exc, (ModelError, *_TRANSPORT_ERRORS)):
+            return True
+        module = type(exc).__module__.split(".")[0]
+        if module in ("openai", "anthropic", "google", "langchain_google_genai"):
+            return True
+    return False
+
+
+def is_retryable(error: BaseException) -> bool:
+    """Rate limits, server errors, timeouts and connection failures; nothing else."""
+    if isinstance(error, ModelError) and error.is_retryable:
+        return True
+    status = status_of(error)
+    if status is not None:
+        return status in RETRYABLE_STATUS
+    return any(isinstance(exc, _TRANSPORT_ERRORS) for exc in _chain(error))
+
+
+def is_fatal(error: BaseException) -> bool:
+    """The provider rejected the caller or the model, not this one request."""
+    return status_of(error) in FATAL_STATUS
+
+
+def retry_after(error: BaseException, *, now: float | None = None) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms`` or ``Retry-After``), if any."""
+    for exc in _chain(error):
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        if headers is None:
+            continue
+        millis = headers.get("retry-after-ms")
+        if millis is not None:
+            try:
+                return max(float(millis) / 1000, 0.0)
+            except ValueError:
+                pass
+        value = headers.get("retry-after")
+        if value is None:
+            continue
+        try:
+            return max(float(value), 0.0)
+        except ValueError:
+            pass
+        try:
+            when = email.utils.parsedate_to_datetime(value).timestamp()
+        except (TypeError, ValueError):
+            continue
+        return max(when - (now if now is not None else time.time()), 0.0)
+    return None
+
+
+def describe(error: BaseException) -> str:
+    """A short, secret-free description: the error's type and HTTP status, never its text."""
+    status = status_of(error)
+    return f"{type(error).__name__} (HTTP {status})" if status else type(error).__name__

@@ -1,0 +1,117 @@
+"""Command-line options for live runs, shared by ``layerrag run`` and presets built on it.
+
+Options that change answers (output tokens, temperature, structured-output method) become
+generation settings in the run config (and so the run id); the others become
+:class:`~simulator.live.options.LiveOptions`, which a resumed run may change freely
+(raise the budget, lower the concurrency, switch to replay).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from simulator.errors import UsageError
+from simulator.live.cache import default_cache_path
+from simulator.live.options import LiveOptions, Price
+from simulator.live.policy import RetryPolicy
+
+_OFF = ("off", "none", "no")
+
+
+def add_live_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "live models", "calls, budgets and record/replay for openai:/anthropic:/google: models")
+    group.add_argument("--concurrency", type=int, default=8, metavar="N",
+                       help="records in flight at once (default 8)")
+    group.add_argument("--rpm", type=float, default=None, metavar="N",
+                       help="requests per minute per model (default: no limit)")
+    group.add_argument("--max-calls", type=int, default=None, metavar="N",
+                       help="stop cleanly after N provider requests in this run directory "
+                            "(retries count; cache hits do not); re-run with more to resume")
+    group.add_argument("--max-tokens", type=int, default=None, metavar="N",
+                       help="stop cleanly once N input+output tokens are spent")
+    group.add_argument("--timeout", type=float, default=180.0, metavar="S",
+                       help="request timeout in seconds (default 180)")
+    group.add_argument("--attempts", type=int, default=3, metavar="N",
+                       help="total attempts per call (default 3)")
+    group.add_argument("--backoff", type=float, default=2.0, metavar="S",
+                       help="linear backoff step in seconds: wait S, 2S, ... (default 2)")
+    group.add_argument("--max-output-tokens", type=int, default=600, metavar="N",
+                       help="output token cap per call (default 600)")
+    group.add_argument("--temperature", type=float, default=None, metavar="T",
+                       help="sampling temperature (default: the provider's)")
+    group.add_argument("--structured-output", default="auto",
+                       choices=("auto", "json_schema", "json_object", "tool"),
+                       help="how answers are requested (default auto: json_schema for "
+                            "OpenAI-compatible servers, a tool call for Anthropic and Gemini)")
+    group.add_argument("--cache", default=None, metavar="PATH|off",
+                       help=f"call cache shared across runs (default {default_cache_path()}); "
+                            "'off' disables recording")
+    group.add_argument("--replay", action="store_true",
+                       help="answer from the call cache only; a miss stops the run")
+    group.add_argument("--price", action="append", default=[], metavar="MODEL=IN,OUT",
+                       help="USD per million input and output tokens, e.g. "
+                            "openai:gpt-4o=2.5,10 (repeatable); records cost_usd")
+
+
+def generation_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """Generation settings (part of the run id) for live runs."""
+    from simulator.readers.chat_clients import GenerationSettings
+
+    try:
+        settings = GenerationSettings(
+            max_output_tokens=getattr(args, "max_output_tokens", 600),
+            temperature=getattr(args, "temperature", None),
+            output=getattr(args, "structured_output", "auto"))
+    except ValidationError as exc:
+        raise UsageError(_first_error(exc, "generation")) from None
+    return settings.model_dump()
+
+
+def live_options_from_args(args: argparse.Namespace) -> LiveOptions:
+    cache_arg = getattr(args, "cache", None)
+    cache: Path | None = (default_cache_path() if cache_arg is None else
+                          None if cache_arg.lower() in _OFF else Path(cache_arg).expanduser())
+    try:
+        return LiveOptions(
+            concurrency=getattr(args, "concurrency", 8), rpm=getattr(args, "rpm", None),
+            max_calls=getattr(args, "max_calls", None),
+            max_tokens=getattr(args, "max_tokens", None),
+            timeout_s=getattr(args, "timeout", 180.0),
+            retry=RetryPolicy(attempts=getattr(args, "attempts", 3),
+                              backoff_s=getattr(args, "backoff", 2.0)),
+            cache=cache, replay=getattr(args, "replay", False),
+            prices=dict(parse_price(p) for p in getattr(args, "price", [])),
+        )
+    except ValidationError as exc:
+        raise UsageError(_first_error(exc, "live option")) from None
+
+
+def parse_price(text: str) -> tuple[str, Price]:
+    model, sep, numbers = text.rpartition("=")
+    parts = numbers.split(",")
+    try:
+        if not sep or not model or len(parts) != 2:
+            raise ValueError
+        price = (float(parts[0]), float(parts[1]))
+    except ValueError:
+        raise UsageError(f"--price {text!r}: expected MODEL=IN,OUT in USD per million "
+                         "tokens, e.g. openai:gpt-4o=2.5,10") from None
+    return model, price
+
+
+_FLAGS = {"concurrency": "--concurrency", "rpm": "--rpm", "max_calls": "--max-calls",
+          "max_tokens": "--max-tokens", "timeout_s": "--timeout", "attempts": "--attempts",
+          "backoff_s": "--backoff", "max_output_tokens": "--max-output-tokens",
+          "temperature": "--temperature"}
+
+
+def _first_error(exc: ValidationError, what: str) -> str:
+    err = exc.errors()[0]
+    field = str(err["loc"][-1]) if err["loc"] else what
+    value = err.get("input")
+    return f"{_FLAGS.get(field, field)} {value!r}: {err['msg'].lower()}"

@@ -1,0 +1,51 @@
+"""The process's live event loop: one daemon thread that runs every provider call.
+
+Why one loop for the whole process: the async clients of the provider SDKs bind their
+connection pools to the loop that first uses them, so a loop per run would leave the next
+run with clients tied to a closed loop. Why a thread: callers stay synchronous (the CLI,
+``run_matrix``, a reader's ``read``) while all network waiting happens in one place, with
+no thread per request competing for the GIL (see benchmarks/live.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+_thread: threading.Thread | None = None
+
+
+def live_loop() -> asyncio.AbstractEventLoop:
+    """The shared loop, started on first use."""
+    global _loop, _thread
+    with _lock:
+        if _loop is None:
+            _loop = asyncio.new_event_loop()
+            _thread = threading.Thread(target=_loop.run_forever, name="layerrag-live-loop",
+                                       daemon=True)
+            _thread.start()
+        return _loop
+
+
+def on_live_loop() -> bool:
+    return _thread is not None and threading.current_thread() is _thread
+
+
+def submit(coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+    """Schedule ``coro`` on the live loop; wait on the returned future from any thread."""
+    return asyncio.run_coroutine_threadsafe(coro, live_loop())
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on the live loop and wait for it (never from the loop itself)."""
+    if on_live_loop():
+        coro.close()
+        raise RuntimeError("blocking on the live loop from inside it would deadlock; await")
+    return submit(coro).result()

@@ -1,0 +1,286 @@
+"""A real HTTP server on loopback that speaks the OpenAI, Anthropic and Gemini chat APIs.
+
+Tests script it: each request takes the next :class:`Step` from the script (or asks a
+``handler``), so a test can say "429 with Retry-After, then 500, then a valid answer" and
+count exactly what arrived. By default it answers as the deterministic reader would (it
+parses the layerrag prompt back into the reader input), so a live run through it must score
+exactly like a deterministic run.
+
+``python -m tests.live.fake_provider --latency 0.2`` serves one standalone (used by
+``benchmarks/live.py``): it prints its URL and serves until stdin closes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from simulator.readers.base import Evidence, ReaderInput
+from simulator.readers.chat_output import ANSWER_TOOL
+from simulator.readers.deterministic import DeterministicReader
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A well-formed answer; ``value`` None means "work it out from the prompt"."""
+
+    value: dict[str, Any] | None = None
+    delay: float = 0.0
+    usage: tuple[int, int] = (100, 20)
+
+
+@dataclass(frozen=True)
+class Status:
+    """An HTTP error with a protocol-shaped body (and Retry-After headers if given)."""
+
+    code: int
+    retry_after: str | None = None
+    retry_after_ms: str | None = None
+    message: str = "scripted error"
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A 200 whose answer is not the contract: invalid JSON, or valid JSON off-schema."""
+
+    content: str = "The answer is 30 days."
+
+
+@dataclass(frozen=True)
+class BrokenBody:
+    """A 200 whose HTTP body is truncated JSON (a broken proxy or server)."""
+
+
+Step = Answer | Status | Malformed | BrokenBody
+FIXED_ANSWER = {"answer": "30 days", "citations": ["doc-1"], "abstain": False, "reason": None}
+
+
+@dataclass(frozen=True)
+class Request:
+    protocol: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def prompt(self) -> str:
+        """The text of the last user message, whatever the protocol."""
+        if self.protocol == "gemini":
+            return "".join(p.get("text", "") for p in self.body["contents"][-1]["parts"])
+        content = self.body["messages"][-1]["content"]
+        if isinstance(content, list):
+            return "".join(block.get("text", "") for block in content)
+        return str(content)
+
+    @property
+    def uses_tools(self) -> bool:
+        return bool(self.body.get("tools"))
+
+
+_DOC = re.compile(r"<document (?P<attrs>[^>]*)>\n(?P<text>.*?)\n</document>", re.DOTALL)
+_ATTR = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\d+)')
+
+
+def reader_input(prompt: str) -> ReaderInput:
+    """Parse a rendered layerrag prompt back into the reader input it was made from."""
+    question = re.search(r"^Question: (.*)$", prompt, re.MULTILINE)
+    fmt = re.search(r"^Answer format: (.*)$", prompt, re.MULTILINE)
+    evidence = []
+    for match in _DOC.finditer(prompt):
+        attrs = {k: json.loads(v) for k, v in _ATTR.findall(match.group("attrs"))}
+        evidence.append(Evidence(text=match.group("text"), **attrs))
+    return ReaderInput(question=question.group(1) if question else "",
+                       answer_format=fmt.group(1) if fmt else "", evidence=tuple(evidence))
+
+
+def extractive_answer(request: Request) -> dict[str, Any]:
+    """Answer the layerrag prompt as the deterministic reader would, from its evidence."""
+    answer = DeterministicReader().read(reader_input(request.prompt)).answer
+    return {"answer": answer.answer, "citations": list(answer.citations),
+            "abstain": answer.abstained, "reason": answer.reason}
+
+
+class FakeProvider:
+    """Start with ``with FakeProvider() as fake:``; ``fake.url`` is its base URL."""
+
+    def __init__(self, *, latency: float = 0.0, reject_json_schema: bool = False,
+                 handler: Callable[[Request], Step | None] | None = None) -> None:
+        self.latency = latency
+        self.reject_json_schema = reject_json_schema
+        self.handler = handler
+        self.requests: list[Request] = []
+        self.active = 0
+        self.max_active = 0
+        """Most requests in progress at once (to check a concurrency limit)."""
+        self._script: deque[Step] = deque()
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    def script(self, *steps: Step) -> FakeProvider:
+        with self._lock:
+            self._script.extend(steps)
+        return self
+
+    def request_started(self) -> None:
+        with self._lock:
+            self.active += 1
+            self.max_active = max(self.max_active, self.active)
+
+    def request_finished(self) -> None:
+        with self._lock:
+            self.active -= 1
+
+    def next_step(self, request: Request) -> Step:
+        with self._lock:
+            self.requests.append(request)
+            if self._script:
+                return self._script.popleft()
+        step = self.handler(request) if self.handler is not None else None
+        return step or Answer()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "start the server first"
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def start(self) -> FakeProvider:
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self  # type: ignore[attr-defined]
+        threading.Thread(target=self._server.serve_forever, daemon=True,
+                         kwargs={"poll_interval": 0.05}).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> FakeProvider:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that gave up (timeout) leaves a broken pipe behind: not an error."""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    """Headers and body are separate writes: with Nagle on, delayed ACKs add ~40 ms."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        fake: FakeProvider = self.server.fake  # type: ignore[attr-defined]
+        fake.request_started()
+        try:
+            self._respond(fake)
+        finally:
+            fake.request_finished()
+
+    def _respond(self, fake: FakeProvider) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+        protocol = ("openai" if self.path.endswith("/chat/completions") else
+                    "anthropic" if self.path.endswith("/messages") else "gemini")
+        request = Request(protocol, self.path, {k.lower(): v for k, v in self.headers.items()},
+                          body)
+        step = fake.next_step(request)
+        if fake.latency:
+            time.sleep(fake.latency)
+        fmt = (body.get("response_format") or {}).get("type")
+        if fake.reject_json_schema and fmt == "json_schema":
+            step = Status(400, message="response_format type json_schema is not supported")
+        if isinstance(step, Answer):
+            time.sleep(step.delay)
+            value = step.value if step.value is not None else extractive_answer(request)
+            self._send(200, _answer_body(request, json.dumps(value), value, step.usage))
+        elif isinstance(step, Malformed):
+            self._send(200, _answer_body(request, step.content, None, (100, 20)))
+        elif isinstance(step, BrokenBody):
+            self._send(200, b'{"id": "x", "choices": [{"mess')
+        else:
+            headers = {k: v for k, v in (("retry-after", step.retry_after),
+                                         ("retry-after-ms", step.retry_after_ms)) if v}
+            self._send(step.code, _error_body(protocol, step), headers)
+
+    def _send(self, code: int, body: dict[str, Any] | bytes,
+              headers: dict[str, str] | None = None) -> None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def _answer_body(request: Request, text: str, value: dict[str, Any] | None,
+                 usage: tuple[int, int]) -> dict[str, Any]:
+    """A protocol-shaped success: a tool call when tools were offered, else text."""
+    as_tool = request.uses_tools and value is not None
+    if request.protocol == "openai":
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if request.uses_tools:
+            message = {"role": "assistant", "content": None, "tool_calls": [{
+                "id": "call_1", "type": "function",
+                "function": {"name": ANSWER_TOOL, "arguments": text}}]}
+        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
+                "model": request.body["model"],
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                          "total_tokens": sum(usage)}}
+    if request.protocol == "anthropic":
+        block = ({"type": "tool_use", "id": "toolu_1", "name": ANSWER_TOOL, "input": value}
+                 if as_tool else {"type": "text", "text": text})
+        return {"id": "msg_1", "type": "message", "role": "assistant",
+                "model": request.body["model"], "content": [block],
+                "stop_reason": "tool_use" if as_tool else "end_turn", "stop_sequence": None,
+                "usage": {"input_tokens": usage[0], "output_tokens": usage[1]}}
+    part = {"functionCall": {"name": ANSWER_TOOL, "args": value}} if as_tool else {"text": text}
+    return {"candidates": [{"content": {"parts": [part], "role": "model"},
+                            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": usage[0], "candidatesTokenCount": usage[1],
+                              "totalTokenCount": sum(usage)}}
+
+
+def _error_body(protocol: str, step: Status) -> dict[str, Any]:
+    if protocol == "anthropic":
+        return {"type": "error", "error": {"type": "api_error", "message": step.message}}
+    if protocol == "gemini":
+        return {"error": {"code": step.code, "message": step.message, "status": "UNAVAILABLE"}}
+    return {"error": {"message": step.message, "type": "scripted", "code": None}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    parser.add_argument("--fixed-answer", action="store_true",
+                        help="answer every request with one canned answer (cheapest)")
+    args = parser.parse_args()
+    handler = (lambda request: Answer(FIXED_ANSWER)) if args.fixed_answer else None
+    with FakeProvider(latency=args.latency, handler=handler) as fake:
+        print(fake.url, flush=True)
+        sys.stdin.read()
+
+
+if __name__ == "__main__":
+    main()
