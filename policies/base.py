@@ -18,15 +18,13 @@ Two kinds of claim, so credit is honest about what a control can do:
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from simulator.agent.gate import Decision, GateInput
-from simulator.errors import UsageError
-from simulator.registry import Registry
+from simulator.registry import Registry, check_parameters
 
 Layer = Literal["freshness", "contract", "completeness", "authorization", "session",
                 "evidence", "metadata"]
@@ -74,14 +72,7 @@ class PolicyFactory:
     contract_override: str | None = None
 
     def __call__(self, **params: Any) -> Policy:
-        signature = inspect.signature(self.factory)
-        for given in params:
-            if given not in signature.parameters:
-                close = difflib.get_close_matches(given, signature.parameters, n=1, cutoff=0.5)
-                hint = f" Did you mean: {close[0]}?" if close else ""
-                known = ", ".join(signature.parameters) or "none"
-                raise UsageError(f"policy {self.name!r} has no parameter {given!r}.{hint} "
-                                 f"Parameters: {known}.")
+        check_parameters("policy", self.name, self.factory, params)
         return Policy(name=self.name, layers=self.layers, claims=self.claims,
                       decide=self.factory(**params), contract_override=self.contract_override,
                       params=dict(params))

@@ -7,7 +7,8 @@ CLI; one registry type gives them all the same "Did you mean ...?" message.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterator
+import inspect
+from collections.abc import Callable, Iterator, Mapping
 from typing import Generic, TypeVar
 
 from simulator.errors import UsageError
@@ -58,3 +59,16 @@ class Registry(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+def check_parameters(kind: str, name: str, factory: Callable[..., object],
+                     params: Mapping[str, object]) -> None:
+    """Refuse a parameter ``factory`` does not take, with a suggestion, before building."""
+    accepted = inspect.signature(factory).parameters
+    for given in params:
+        if given not in accepted:
+            close = difflib.get_close_matches(given, accepted, n=1, cutoff=0.5)
+            hint = f" Did you mean: {close[0]}?" if close else ""
+            known = ", ".join(accepted) or "none"
+            raise UsageError(f"{kind} {name!r} has no parameter {given!r}.{hint} "
+                             f"Parameters: {known}.")

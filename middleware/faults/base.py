@@ -16,7 +16,7 @@ from typing import Any
 
 from middleware.types import LAYERS, Fault, FaultSteps, Layer
 from simulator.errors import UsageError
-from simulator.registry import Registry
+from simulator.registry import Registry, check_parameters
 
 
 @dataclass(frozen=True)
@@ -29,14 +29,7 @@ class FaultFactory:
     description: str
 
     def __call__(self, **params: Any) -> Fault:
-        signature = inspect.signature(self.factory)
-        for given in params:
-            if given not in signature.parameters:
-                close = difflib.get_close_matches(given, signature.parameters, n=1, cutoff=0.5)
-                hint = f" Did you mean: {close[0]}?" if close else ""
-                known = ", ".join(signature.parameters) or "none"
-                raise UsageError(f"fault {self.name!r} has no parameter {given!r}.{hint} "
-                                 f"Parameters: {known}.")
+        check_parameters("fault", self.name, self.factory, params)
         return Fault(name=self.name, layer=self.layer, steps=self.factory(**params),
                      params=dict(params))
 
