@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Generic, TypeVar
 
 from simulator.errors import UsageError
@@ -72,3 +72,14 @@ def check_parameters(kind: str, name: str, factory: Callable[..., object],
             known = ", ".join(accepted) or "none"
             raise UsageError(f"{kind} {name!r} has no parameter {given!r}.{hint} "
                              f"Parameters: {known}.")
+
+
+def check_choice(kind: str, name: str, param: str, value: object,
+                 allowed: Collection[str]) -> str:
+    """Refuse a ``param`` value outside ``allowed``, with a suggestion."""
+    if value not in allowed:
+        close = difflib.get_close_matches(str(value), list(allowed), n=1, cutoff=0.5)
+        hint = f" Did you mean: {close[0]}?" if close else ""
+        raise UsageError(f"{kind} {name!r}: unknown {param} value {value!r}.{hint} "
+                         f"Allowed: {', '.join(allowed)}.")
+    return str(value)

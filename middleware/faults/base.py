@@ -8,7 +8,6 @@ name with its declared layer.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any
 
 from middleware.types import LAYERS, Fault, FaultSteps, Layer
 from simulator.errors import UsageError
-from simulator.registry import Registry, check_parameters
+from simulator.registry import Registry, check_choice, check_parameters
 
 
 @dataclass(frozen=True)
@@ -86,10 +85,4 @@ def check_choices(fault_name: str, param: str, values: Collection[str],
     if not chosen:
         raise UsageError(f"fault {fault_name!r}: {param} must name at least one of "
                          f"{', '.join(allowed)}")
-    for value in chosen:
-        if value not in allowed:
-            close = difflib.get_close_matches(str(value), list(allowed), n=1, cutoff=0.5)
-            hint = f" Did you mean: {close[0]}?" if close else ""
-            raise UsageError(f"fault {fault_name!r}: unknown {param} value {value!r}.{hint} "
-                             f"Allowed: {', '.join(allowed)}.")
-    return chosen
+    return tuple(check_choice("fault", fault_name, param, v, allowed) for v in chosen)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from policies.base import Decide, allow, policy
 from policies.controls._state import last_call, last_payload
 from simulator.agent.gate import Decision, GateInput
-from simulator.errors import UsageError
+from simulator.registry import check_choice
 
 PARTIAL_RULES = ("require_top_hit", "abstain", "allow")
 
@@ -26,9 +26,7 @@ PARTIAL_RULES = ("require_top_hit", "abstain", "allow")
 @policy(layers="completeness", claims="non_answer")
 def evidence_gate(on_partial: str = "require_top_hit") -> Decide:
     """Abstain or reject when the evidence is missing, invalid, denied, empty or incomplete."""
-    if on_partial not in PARTIAL_RULES:
-        raise UsageError(f"policy 'evidence_gate': on_partial must be one of "
-                         f"{', '.join(PARTIAL_RULES)}, got {on_partial!r}")
+    check_choice("policy", "evidence_gate", "on_partial", on_partial, PARTIAL_RULES)
 
     def decide(state: GateInput) -> Decision:
         call = last_call(state)

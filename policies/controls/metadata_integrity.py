@@ -26,8 +26,8 @@ from policies.controls._state import last_payload, registry_record
 from policies.controls._versions import contradictions
 from simulator.agent.gate import Decision, GateInput
 from simulator.endpoints.document_payload import DocumentPayload
-from simulator.errors import UsageError
 from simulator.readers.base import Evidence
+from simulator.registry import check_choice
 
 CHECKED_FIELDS = ("status", "effective_year", "domain", "version", "title")
 UNVERIFIABLE_RULES = ("abstain", "allow")
@@ -65,9 +65,8 @@ def _outdated(evidence: tuple[Evidence, ...]) -> set[str]:
 @policy(layers="metadata", claims="answer")
 def metadata_integrity(on_unverifiable: str = "abstain") -> Decide:
     """Correct metadata the registry contradicts; abstain when trustworthy cues run out."""
-    if on_unverifiable not in UNVERIFIABLE_RULES:
-        raise UsageError(f"policy 'metadata_integrity': on_unverifiable must be one of "
-                         f"{', '.join(UNVERIFIABLE_RULES)}, got {on_unverifiable!r}")
+    check_choice("policy", "metadata_integrity", "on_unverifiable", on_unverifiable,
+                 UNVERIFIABLE_RULES)
 
     def decide(state: GateInput) -> Decision:
         if not state.evidence:
