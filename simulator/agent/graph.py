@@ -16,7 +16,7 @@ state, so nothing downstream of the endpoint can read a label.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -45,7 +45,6 @@ class AgentContext:
     seed: int = 0
     gate: PolicyGate = UNCONTROLLED
     fetch_document: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Write a corpus to disk atomically, and read it back.
+"""Write a corpus to disk atomically.
 
 Files are written into a temporary sibling folder and renamed into place only when all of
 them are complete, so a failed build never leaves half-written output behind.
@@ -13,7 +13,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from simulator.corpus.model import Corpus, Document, Labels, Task
+from simulator.corpus.model import Corpus
 
 FILES = ("documents.jsonl", "tasks.jsonl", "labels.jsonl", "manifest.json")
 
@@ -65,14 +65,3 @@ def write_corpus(corpus: Corpus, out: Path) -> dict[str, object]:
         shutil.rmtree(staging, ignore_errors=True)
     return info
 
-
-def read_documents(path: Path) -> list[Document]:
-    return [Document.model_validate_json(line) for line in Path(path).read_text().splitlines()]
-
-
-def read_tasks(path: Path) -> list[Task]:
-    return [Task.model_validate_json(line) for line in Path(path).read_text().splitlines()]
-
-
-def read_labels(path: Path) -> list[Labels]:
-    return [Labels.model_validate_json(line) for line in Path(path).read_text().splitlines()]
