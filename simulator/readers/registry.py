@@ -35,22 +35,3 @@ def resolve_reader(model: str, *, base_url: str | None = None,
         return factory(name)
     return factory(name, base_url=base_url, generation=generation or {})  # type: ignore[call-arg]
 
-
-def template_hashes(models: tuple[str, ...]) -> dict[str, str]:
-    """Prompt template version per model, for manifests and archive headers.
-
-    Live models are not built here (that would need their keys): every chat reader shares
-    one versioned template, fingerprinted by its text.
-    """
-    out = {}
-    for model in models:
-        if split_model(model)[0] == "deterministic":
-            out[model] = resolve_reader(model).template_version
-            continue
-        _load_live_readers()
-        try:
-            from simulator.readers.chat_prompt import TEMPLATE_VERSION
-        except ModuleNotFoundError:
-            continue
-        out[model] = TEMPLATE_VERSION
-    return out

@@ -149,7 +149,7 @@ class _LiveExecution:
     async def execute(self) -> None:
         with RunStore(self.out) as store:
             check_or_write_manifest(store, self.runner.config, self.runner.corpus,
-                                    self.runner.run_id)
+                                    self.runner.run_id, self.runner.template_versions)
             done = store.keys()
             todo = [c for c in cells(self.runner.config, self.runner.corpus)
                     if c.key.as_str() not in done]

@@ -55,13 +55,11 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
 
 
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
-                            run_id: str) -> dict[str, Any]:
+                            run_id: str, templates: dict[str, str]) -> dict[str, Any]:
     """Write the manifest of a new run, or check that a resumed run has the same one."""
     existing = store.manifest()
     if existing is None:
-        from simulator.readers.registry import template_hashes
-
-        manifest = build_manifest(config, corpus, run_id, template_hashes(config.models))
+        manifest = build_manifest(config, corpus, run_id, templates)
         store.write_manifest(manifest)
         return manifest
     if existing.get("run_id") != run_id:

@@ -122,6 +122,11 @@ class MatrixRunner:
                                           generation=config.generation) for m in config.models}
         self.run_id = config.run_id(self.corpus.corpus_hash)
 
+    @property
+    def template_versions(self) -> dict[str, str]:
+        """Prompt template version of each model's reader, for the manifest."""
+        return {model: reader.template_version for model, reader in self.readers.items()}
+
     def context(self, cell: Cell) -> AgentContext:
         return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
                             contract_mode=cell.mode, reader=self.readers[cell.model],
@@ -184,7 +189,8 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
     started = time.perf_counter()
     runner = MatrixRunner(config, corpus)
     with RunStore(out) as store:
-        check_or_write_manifest(store, config, runner.corpus, runner.run_id)
+        check_or_write_manifest(store, config, runner.corpus, runner.run_id,
+                                runner.template_versions)
         done = store.keys()
         todo = [c for c in cells(config, runner.corpus) if c.key.as_str() not in done]
         total = len(todo) + len(done)
