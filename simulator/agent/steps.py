@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from middleware import FaultContext, ToolCall, check_contract
 from simulator.agent.gate import Decision, GateInput
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import Task
@@ -41,8 +42,6 @@ def merge(episode: Episode, update: dict[str, Any]) -> Episode:
 
 
 def retrieve(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
-    from middleware import FaultContext, ToolCall
-
     call = ToolCall(name="search_policies",
                     args={"query": ctx.task.question, "session": ctx.task.session.model_dump()})
     fault_ctx = FaultContext(task=ctx.task, labels=ctx.labels, attempt=len(episode["calls"]),
@@ -51,8 +50,6 @@ def retrieve(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
 
 
 def contract(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
-    from middleware import check_contract
-
     # A policy may take over the contract step (schema_repair turns strict into repair).
     mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
     result = check_contract(episode["raw"], mode=mode)

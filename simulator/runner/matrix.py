@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
 from simulator.agent.graph import AgentContext, build_agent_graph, run_episodes
 from simulator.corpus import Corpus, build_corpus
 from simulator.corpus.model import Labels, Task
@@ -58,7 +59,6 @@ class RunSummary:
 
 def validate_config(config: RunConfig) -> None:
     """Resolve every name before any work, so a typo fails at once with a suggestion."""
-    from middleware import get_scenario
     from policies import get_arm
     from simulator.readers.registry import resolve_reader
     from simulator.registry import Registry
@@ -101,7 +101,6 @@ class MatrixRunner:
     """Owns the compiled graph and the per-scenario tool chains of one run."""
 
     def __init__(self, config: RunConfig, corpus: Corpus | None = None) -> None:
-        from middleware import build_tool_chain, get_scenario
         from policies import get_arm
         from simulator.endpoints import PolicyEnvironment
         from simulator.readers.registry import resolve_reader
@@ -135,13 +134,11 @@ class MatrixRunner:
 
     def _fetcher(self, cell: Cell) -> Callable[[str], dict[str, Any] | None]:
         """fetch_document through the scenario's chain, so its faults apply there too."""
-        from middleware import FaultContext, ToolCall
-
         chain = self.chains[cell.scenario]
-        session = cell.task.session.model_dump()
 
         def fetch(doc_id: str) -> dict[str, Any] | None:
-            call = ToolCall(name="fetch_document", args={"doc_id": doc_id, "session": session})
+            call = ToolCall(name="fetch_document",
+                            args={"doc_id": doc_id, "session": cell.task.session.model_dump()})
             ctx = FaultContext(task=cell.task, labels=cell.labels, seed=self.config.seed)
             result: dict[str, Any] | None = chain.invoke(call, ctx)
             return result
