@@ -95,6 +95,8 @@ class LayerCredit(BaseModel):
     specificity_margin: float
     verdict: Verdict
     reason: str
+    pipeline: str | None = None
+    """``paper`` or ``open`` (simulator/agent/pipelines.py); None when not known."""
 
     @property
     def off_target(self) -> tuple[ScenarioChange, ...]:
@@ -121,12 +123,14 @@ class LayerCredit(BaseModel):
             "specificity_margin": round(self.specificity_margin, 4),
             "verdict": self.verdict, "reason": self.reason,
             "arm": self.arm, "baseline": self.baseline, "contract_mode": self.contract_mode,
+            "pipeline": self.pipeline,
         }
 
 
 def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
                  baseline: str = "uncontrolled", contract_mode: str = "strict",
-                 replicates: int = 2000, seed: int = 0) -> LayerCredit:
+                 replicates: int = 2000, seed: int = 0,
+                 pipeline: str | None = None) -> LayerCredit:
     """The layer credit of ``policy`` from scored rows (RunRecord or ArchiveRow).
 
     Args:
@@ -138,6 +142,7 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
         contract_mode: the mode to compare in (policies act in strict mode).
         replicates: bootstrap replicates.
         seed: bootstrap seed.
+        pipeline: the records' pipeline, reported with the credit.
     """
     factory = get_policy(policy)
     arm = arm or policy
@@ -174,12 +179,14 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
                     for m in METRICS})
     spec = specificity(effects, [layer_key])
     verdict, reason = _verdict(pooled, spec.margin, changes, metric)
+    if verdict == "no_effect":
+        reason += _stopped_note([r for s in targets for r in by_arm[baseline][s]], pipeline)
     return LayerCredit(
         policy=policy, arm=arm, baseline=baseline, contract_mode=contract_mode,
         target_layers=factory.layers, metric=metric, target_scenarios=targets, target=pooled,
         scenarios=changes, largest_off_target=spec.largest_off_target,
         off_target_where=spec.off_target_scenario, specificity_margin=spec.margin,
-        verdict=verdict, reason=reason)
+        verdict=verdict, reason=reason, pipeline=pipeline)
 
 
 def _verdict(target: Effect, margin: float, changes: Sequence[ScenarioChange],
@@ -198,3 +205,19 @@ def _verdict(target: Effect, margin: float, changes: Sequence[ScenarioChange],
         return "not_layer_specific", (f"target gain {gain}, but an off-target scenario moved "
                                       f"as much (margin {margin * 100:.1f} points)")
     return "credited", f"target gain {gain}, specificity margin {margin * 100:.1f} points"
+
+
+def _stopped_note(baseline_rows: Sequence[Any], pipeline: str | None) -> str:
+    """Why a policy may find nothing to do: the baseline never built a prompt.
+
+    A record without a prompt hash ended before the reader (in the ``uncontrolled`` arm of
+    the paper pipeline, by the pipeline's own stop), so no policy can change its outcome.
+    """
+    stopped = sum(1 for r in baseline_rows if getattr(r, "prompt_hash", "") is None)
+    if not stopped:
+        return ""
+    note = (f"; the baseline ended {stopped} of {len(baseline_rows)} target records before "
+            "any prompt, leaving the policy nothing to change")
+    if pipeline != "open":
+        note += " (the paper pipeline stops there by itself: measure with --pipeline open)"
+    return note

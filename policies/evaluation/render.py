@@ -39,7 +39,8 @@ def study_markdown(study: FocusedStudy) -> str:
     scenarios = ordered_scenarios(c.scenario for c in study.cells)
     n_cells = sum(a.records for a in study.arms)
     lines = [f"# Focused study: {len(study.task_rows)} tasks x {len(scenarios)} conditions x "
-             f"{len(arms)} arms = {n_cells} cells (model {study.model}, strict mode)", "",
+             f"{len(arms)} arms = {n_cells} cells (model {study.model}, strict mode, "
+             f"{study.pipeline} pipeline)", "",
              "Tasks: " + ", ".join(f"row {r} ({d})" for r, d in
                                    zip(study.task_rows, study.domains, strict=True)) + ".",
              f"Selection rule: {study.selection_rule}.", ""]
@@ -85,8 +86,9 @@ def arms_markdown(cells: Sequence[ArmCell]) -> str:
 def credit_markdown(credit: LayerCredit) -> str:
     layers = ", ".join(credit.target_layers)
     lines = [f"# Layer credit of {credit.policy} ({layers} layer; metric {credit.metric})", "",
-             f"Arm `{credit.arm}` vs `{credit.baseline}`, {credit.contract_mode} mode, paired "
-             f"per model, scenario and task; 95 % hierarchical bootstrap intervals.", "",
+             f"Arm `{credit.arm}` vs `{credit.baseline}`, {credit.contract_mode} mode"
+             f"{f', {credit.pipeline} pipeline' if credit.pipeline else ''}, paired per model, "
+             "scenario and task; 95 % hierarchical bootstrap intervals.", "",
              f"Target gain over {', '.join(credit.target_scenarios)}: "
              f"**{points(credit.target.estimate)} pp** of {credit.metric} "
              f"{interval(credit.target.low, credit.target.high)} ({credit.target.pairs} pairs).",

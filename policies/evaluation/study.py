@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from policies.evaluation.arms_table import ArmCell, arm_table
+from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.corpus import Corpus, build_corpus
 from simulator.runner.config import ALL_SCENARIOS, RunConfig
 from simulator.runner.record import RunRecord
@@ -58,6 +59,7 @@ class FocusedStudy(BaseModel):
     task_rows: tuple[int, ...]
     domains: tuple[str, ...]
     selection_rule: str = SELECTION_RULE
+    pipeline: str = DEFAULT_PIPELINE
     cells: tuple[ArmCell, ...]
     arms: tuple[ArmSummary, ...]
 
@@ -73,11 +75,12 @@ class FocusedStudy(BaseModel):
 
 
 def study_config(task_rows: Sequence[int], *, model: str = "deterministic", seed: int = 0,
-                 spec: str | None = None, base_url: str | None = None) -> RunConfig:
+                 spec: str | None = None, base_url: str | None = None,
+                 pipeline: str = DEFAULT_PIPELINE) -> RunConfig:
     """The run configuration of the focused study on ``task_rows``."""
     return RunConfig(models=(model,), scenarios=ALL_SCENARIOS, modes=(STUDY_MODE,),
                      arms=STUDY_ARMS, task_rows=tuple(task_rows), seed=seed, spec=spec,
-                     base_url=base_url)
+                     base_url=base_url, pipeline=pipeline)
 
 
 def select_tasks(corpus: Corpus, *, seed: int = 0) -> tuple[int, ...]:
@@ -95,7 +98,8 @@ def select_tasks(corpus: Corpus, *, seed: int = 0) -> tuple[int, ...]:
     return tuple(chosen[d] for d in corpus.domains if d in chosen)
 
 
-def summarize(records: Sequence[RunRecord], task_rows: Sequence[int]) -> FocusedStudy:
+def summarize(records: Sequence[RunRecord], task_rows: Sequence[int],
+              pipeline: str = DEFAULT_PIPELINE) -> FocusedStudy:
     """The study's figures from its records."""
     cells = arm_table(records)
     models = sorted({r.model for r in records})
@@ -116,19 +120,20 @@ def summarize(records: Sequence[RunRecord], task_rows: Sequence[int]) -> Focused
             clean_records=sum(c.records for c in clean)))
     return FocusedStudy(model=",".join(models), task_rows=tuple(task_rows),
                         domains=tuple(domains.get(r, "?") for r in task_rows),
-                        cells=tuple(cells), arms=tuple(summaries))
+                        pipeline=pipeline, cells=tuple(cells), arms=tuple(summaries))
 
 
 def run_focused_study(out: Path | str, *, model: str = "deterministic", seed: int = 0,
                       spec: str | None = None, base_url: str | None = None,
-                      progress: bool | None = None, corpus: Corpus | None = None
-                      ) -> FocusedStudy:
+                      pipeline: str = DEFAULT_PIPELINE, progress: bool | None = None,
+                      corpus: Corpus | None = None) -> FocusedStudy:
     """Select the tasks, run (or resume) the 144 cells into ``out``, and summarize them."""
     from simulator.runner.matrix import run_matrix
 
     corpus = corpus or build_corpus(spec, seed)
     rows = select_tasks(corpus, seed=seed)
-    config = study_config(rows, model=model, seed=seed, spec=spec, base_url=base_url)
+    config = study_config(rows, model=model, seed=seed, spec=spec, base_url=base_url,
+                          pipeline=pipeline)
     run_matrix(config, Path(out), progress=progress, corpus=corpus)
     return read_study(out, rows)
 
@@ -138,5 +143,7 @@ def read_study(out: Path | str, task_rows: Sequence[int] | None = None) -> Focus
     with RunStore(out, create=False) as store:
         manifest: dict[str, Any] = store.manifest() or {}
         records = list(store.records())
-    rows = task_rows if task_rows is not None else manifest.get("config", {}).get("task_rows")
-    return summarize(records, tuple(rows or sorted({r.task_row for r in records})))
+    config = manifest.get("config", {})
+    rows = task_rows if task_rows is not None else config.get("task_rows")
+    return summarize(records, tuple(rows or sorted({r.task_row for r in records})),
+                     config.get("pipeline", DEFAULT_PIPELINE))

@@ -3,7 +3,8 @@
 retrieve -> contract -> policy_gate -> generate -> finish, with two exits before a prompt
 exists: the gate may abstain or reject, and the pipeline ends with a structured "unknown"
 when retrieval is unavailable or invalid (missing output, access denied, a payload the strict
-contract rejected), as in the paper.
+contract rejected), as in the paper. The ``open`` pipeline drops that second exit
+(simulator/agent/pipelines.py).
 
 One invoke carries a batch of independent episodes (one per record); each flows through
 the nodes once, and a single agent run is a batch of one. LangGraph's cost is per node step,
@@ -24,6 +25,7 @@ from langgraph.runtime import Runtime
 
 from simulator.agent import steps
 from simulator.agent.gate import UNCONTROLLED, PolicyGate
+from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.corpus.model import Labels, Task
 from simulator.readers.base import Reader
 
@@ -45,6 +47,8 @@ class AgentContext:
     seed: int = 0
     gate: PolicyGate = UNCONTROLLED
     fetch_document: Any = None
+    pipeline: str = DEFAULT_PIPELINE
+    """``paper`` or ``open`` (simulator.agent.pipelines): the pipeline's own stops."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from middleware import FaultContext, ToolCall, check_contract
 from simulator.agent.gate import Decision, GateInput
+from simulator.agent.pipelines import stops_before_prompt
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import Task
 from simulator.readers.base import Evidence, ReaderInput, unknown_answer
@@ -77,7 +78,7 @@ def contract(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
 
 
 def unavailable_reason(call: ToolCallTrace) -> str | None:
-    """Why the pipeline must stop before building a prompt, or None to go on."""
+    """Why the paper's pipeline stops before building a prompt, or None to go on."""
     if call.status == "missing":
         return "tool output missing"
     if not call.valid:
@@ -113,8 +114,10 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
     elif final.action in ("abstain", "reject"):
         update.update(next="done", terminated=f"{final.action}: {final.reason}",
                       answer=unknown_answer(final.reason))
+    elif stops_before_prompt(ctx.pipeline) and unavailable_reason(calls[-1]) is not None:
+        update["next"] = "stop"
     else:
-        update["next"] = "stop" if unavailable_reason(calls[-1]) is not None else "generate"
+        update["next"] = "generate"
     return update
 
 

@@ -37,14 +37,16 @@ class Archive:
     rows: tuple[ArchiveRow, ...]
 
 
-def _line(model: BaseModel) -> str:
-    return json.dumps(model.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=True)
+def _line(model: BaseModel, *, exclude_defaults: bool = False) -> str:
+    return json.dumps(model.model_dump(mode="json", exclude_defaults=exclude_defaults),
+                      separators=(",", ":"), ensure_ascii=True)
 
 
 def encode_archive(archive: Archive) -> bytes:
-    """The archive's exact file bytes."""
+    """The archive's exact file bytes (header fields at their default are left out)."""
     rows = sorted(archive.rows, key=row_key)
-    text = "".join(_line(m) + "\n" for m in (archive.header, *rows))
+    text = "".join([_line(archive.header, exclude_defaults=True) + "\n",
+                    *(_line(m) + "\n" for m in rows)])
     return gzip.compress(text.encode("ascii"), compresslevel=9, mtime=0)
 
 

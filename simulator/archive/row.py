@@ -8,7 +8,7 @@ hash, so prose cannot ride along in a permitted field either.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -80,3 +80,6 @@ class ArchiveHeader(BaseModel):
     versions: dict[Identifier, Annotated[str, StringConstraints(
         pattern=r"^[A-Za-z0-9][A-Za-z0-9._+:-]{0,63}$")]]
     fields: list[str]
+    pipeline: Literal["paper", "open"] = "paper"
+    """The pipeline's own stops (simulator/agent/pipelines.py); written only when not the
+    paper's, so archives made before the option existed read and write unchanged."""

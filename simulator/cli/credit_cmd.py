@@ -14,12 +14,16 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
+
+from simulator.cli.run_cmd import add_pipeline_option
 
 EXAMPLES = """examples:
   layerrag credit --policy schema_repair                 # run both arms in a temp dir
   layerrag credit --policy session_isolation --json
   layerrag credit --policy bounded_retry --run runs/credit-retry   # run into / read a run
   layerrag credit --policy schema_repair --run runs/arms --arm mine  # arm named otherwise
+  layerrag credit --policy access_aware_abstention --pipeline open  # no built-in stops
 """
 
 
@@ -48,23 +52,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed")
     parser.add_argument("--json", action="store_true", help="print the credit as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_pipeline_option(parser, default=None)
     parser.set_defaults(func=_credit)
 
 
-def _records(args: argparse.Namespace, arm: str) -> list:  # type: ignore[type-arg]
+def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
+    """The records to judge and their pipeline: read from ``--run``, or run both arms."""
+    from simulator.agent.pipelines import DEFAULT_PIPELINE
+    from simulator.errors import UsageError
     from simulator.runner.config import ALL_SCENARIOS, RunConfig
     from simulator.runner.matrix import run_matrix
     from simulator.runner.store import STORE_FILE, RunStore
 
-    def read(run_dir: Path) -> list:  # type: ignore[type-arg]
+    def read(run_dir: Path) -> tuple[list[Any], str]:
         with RunStore(run_dir, create=False) as store:
-            return list(store.records())
+            config = (store.manifest() or {}).get("config") or {}
+            return list(store.records()), config.get("pipeline", DEFAULT_PIPELINE)
 
     if args.run is not None and (args.run / STORE_FILE).is_file():
-        return read(args.run)
+        records, pipeline = read(args.run)
+        if args.pipeline not in (None, pipeline):
+            raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
+                             f"{args.pipeline}; use another --run directory")
+        return records, pipeline
     config = RunConfig(models=(args.model,), scenarios=ALL_SCENARIOS, modes=(args.mode,),
                        arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
-                       spec=str(args.spec) if args.spec else None, base_url=args.base_url)
+                       spec=str(args.spec) if args.spec else None, base_url=args.base_url,
+                       pipeline=args.pipeline or DEFAULT_PIPELINE)
     progress = False if args.no_progress else None
     if args.run is not None:
         run_matrix(config, args.run, progress=progress)
@@ -85,9 +99,10 @@ def _credit(args: argparse.Namespace) -> int:
     get_arm(arm)
     if args.replicates < 1:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
-    credit = layer_credit(_records(args, arm), args.policy, arm=arm, baseline=args.baseline,
+    records, pipeline = _records(args, arm)
+    credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline,
                           contract_mode=args.mode, replicates=args.replicates,
-                          seed=args.bootstrap_seed)
+                          seed=args.bootstrap_seed, pipeline=pipeline)
     if args.json:
         print(json.dumps(credit.as_json(), indent=2))
     else:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from simulator.agent.pipelines import PIPELINE_HELP
 from simulator.live.cli import add_live_options, generation_from_args, live_options_from_args
 from simulator.live.options import is_live
 from simulator.runner.config import ALL_SCENARIOS, CONTRACT_MODES, RunConfig
@@ -14,6 +15,7 @@ EXAMPLES = """examples:
   layerrag run --out runs/deterministic                  # full deterministic matrix
   layerrag run --out runs/smoke --tasks 24 --scenarios clean,schema_drift
   layerrag run --out runs/arms --arms uncontrolled,controlled
+  layerrag run --out runs/open --arms uncontrolled,controlled --pipeline open
   layerrag run --out runs/gpt --model openai:gpt-4o --max-calls 2000 --concurrency 16
   layerrag run --out runs/local --model openai:qwen2.5-7b --base-url http://127.0.0.1:8000/v1
   layerrag run --out runs/gpt-replay --model openai:gpt-4o --replay   # no provider calls
@@ -22,6 +24,12 @@ EXAMPLES = """examples:
 
 def split_list(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def add_pipeline_option(parser: argparse.ArgumentParser, *, default: str | None = "paper"
+                        ) -> None:
+    parser.add_argument("--pipeline", default=default, metavar="{paper,open}",
+                        help=PIPELINE_HELP)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +43,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spec", type=Path, default=None,
                         help="spec folder (default: the bundled enterprise_v2)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_pipeline_option(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -70,7 +79,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         models=models, scenarios=scenarios,
         modes=split_list(args.modes), arms=arms, tasks=args.tasks, seed=args.seed,
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
-        generation=generation_from_args(args) if is_live(models) else {},
+        pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
     )
 
 

@@ -14,9 +14,12 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.run_cmd import add_pipeline_option
+
 EXAMPLES = """examples:
   layerrag study focused --out runs/focused                  # deterministic reader
   layerrag study focused --out runs/focused-gpt --model openai:gpt-4o-mini
+  layerrag study focused --out runs/focused-open --pipeline open   # no built-in stops
   layerrag study arms runs/arms                              # after layerrag run --arms ...
 """
 
@@ -42,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     focused.add_argument("--spec", type=Path, default=None, help="spec folder")
     focused.add_argument("--format", choices=("md", "json"), default="md")
     focused.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_pipeline_option(focused)
     focused.set_defaults(func=_focused)
 
     arms = studies.add_parser(
@@ -61,7 +65,7 @@ def _focused(args: argparse.Namespace) -> int:
 
     study = run_focused_study(args.out, model=args.model, seed=args.seed,
                               spec=str(args.spec) if args.spec else None,
-                              base_url=args.base_url,
+                              base_url=args.base_url, pipeline=args.pipeline,
                               progress=False if args.no_progress else None)
     if args.format == "json":
         body = study.model_dump(mode="json")

@@ -38,11 +38,12 @@ def _provenance(rows: Sequence[ArchiveRow], header: ArchiveHeader | None, replic
                           corpus_hash=header.corpus_hash,
                           archive_version=header.archive_version, versions=header.versions,
                           prompt_template_hashes=header.prompt_template_hashes,
-                          records=len(rows), replicates=replicates, seed=seed)
+                          pipeline=header.pipeline, records=len(rows),
+                          replicates=replicates, seed=seed)
     run_ids = sorted({r.run_id for r in rows})
     return Provenance(run_id=",".join(run_ids), created=None, corpus_hash=None,
                       archive_version=None, versions={}, prompt_template_hashes={},
-                      records=len(rows), replicates=replicates, seed=seed)
+                      pipeline=None, records=len(rows), replicates=replicates, seed=seed)
 
 
 def _any_pair(rows_a: Sequence[ArchiveRow], rows_b: Sequence[ArchiveRow]) -> bool:

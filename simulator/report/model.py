@@ -31,6 +31,8 @@ class Provenance(_Frozen):
     archive_version: int | None
     versions: dict[str, str]
     prompt_template_hashes: dict[str, str]
+    pipeline: str | None
+    """``paper`` or ``open`` (simulator/agent/pipelines.py); None without a header."""
     records: int
     replicates: int
     seed: int

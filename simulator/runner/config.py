@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from simulator.agent.pipelines import DEFAULT_PIPELINE
+
 ALL_SCENARIOS = ("clean", "stale_index", "schema_drift", "partial_timeout",
                  "missing_tool_output", "permission_denied", "wrong_session",
                  "conflicting_evidence", "corrupted_metadata")
@@ -35,6 +37,9 @@ class RunConfig(BaseModel):
     """For OpenAI-compatible local servers."""
     generation: dict[str, object] = Field(default_factory=dict)
     """Model generation settings that change outputs (timeouts and budgets do not)."""
+    pipeline: str = DEFAULT_PIPELINE
+    """The pipeline's own stops before a prompt: ``paper`` or ``open``
+    (simulator/agent/pipelines.py)."""
     arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
@@ -50,5 +55,9 @@ class RunConfig(BaseModel):
         return data
 
     def run_id(self, corpus_hash: str) -> str:
-        body = json.dumps([self.model_dump(mode="json"), corpus_hash], sort_keys=True)
+        # The paper pipeline is what every run was before the option existed: leaving it
+        # out keeps their run ids, so older run directories still resume.
+        dropped = {"pipeline"} if self.pipeline == DEFAULT_PIPELINE else set()
+        body = json.dumps([self.model_dump(mode="json", exclude=dropped), corpus_hash],
+                          sort_keys=True)
         return "run-" + hashlib.sha256(body.encode()).hexdigest()[:12]

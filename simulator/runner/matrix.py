@@ -60,18 +60,24 @@ class RunSummary:
 def validate_config(config: RunConfig) -> None:
     """Resolve every name before any work, so a typo fails at once with a suggestion."""
     from policies import get_arm
+    from simulator.agent.pipelines import PIPELINES
     from simulator.readers.registry import resolve_reader
     from simulator.registry import Registry
     from simulator.retrieval import retrievers
     from simulator.runner.config import CONTRACT_MODES
 
-    modes: Registry[str] = Registry("contract mode")
-    for m in CONTRACT_MODES:
-        modes.add(m, m)
+    def choices(kind: str, names: tuple[str, ...]) -> Registry[str]:
+        known: Registry[str] = Registry(kind)
+        for name in names:
+            known.add(name, name)
+        return known
+
     for name in config.scenarios:
         get_scenario(name)
+    modes = choices("contract mode", CONTRACT_MODES)
     for mode in config.modes:
         modes.get(mode)
+    choices("pipeline", PIPELINES).get(config.pipeline)
     for arm in config.arms:
         get_arm(arm)
     for model in config.models:
@@ -130,7 +136,7 @@ class MatrixRunner:
         return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
                             contract_mode=cell.mode, reader=self.readers[cell.model],
                             seed=self.config.seed, gate=self.gates[cell.arm],
-                            fetch_document=self._fetcher(cell))
+                            fetch_document=self._fetcher(cell), pipeline=self.config.pipeline)
 
     def _fetcher(self, cell: Cell) -> Callable[[str], dict[str, Any] | None]:
         """fetch_document through the scenario's chain, so its faults apply there too."""
