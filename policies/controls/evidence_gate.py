@@ -1,6 +1,10 @@
-"""evidence_gate (completeness): allow, abstain or reject from the state of the evidence.
+"""evidence_gate (completeness, authorization, contract): allow, abstain or reject from the
+state of the evidence.
 
-The gate reads only the completeness of what came back, never its content:
+The gate reads only whether what came back is usable, never its content, and so acts on
+three layers: output that is missing or partial (completeness), withheld (authorization) or
+invalid (contract). It declares all three, so its layer credit is judged over all three and
+no effect of it is mistaken for an off-target one:
 
 - missing tool output -> abstain (there is nothing to answer from);
 - a payload that failed its contract -> reject (it cannot be trusted as evidence);
@@ -23,7 +27,7 @@ from simulator.registry import check_choice
 PARTIAL_RULES = ("require_top_hit", "abstain", "allow")
 
 
-@policy(layers="completeness", claims="non_answer")
+@policy(layers=("completeness", "authorization", "contract"), claims="non_answer")
 def evidence_gate(on_partial: str = "require_top_hit") -> Decide:
     """Abstain or reject when the evidence is missing, invalid, denied, empty or incomplete."""
     check_choice("policy", "evidence_gate", "on_partial", on_partial, PARTIAL_RULES)

@@ -106,11 +106,13 @@ def test_a_policy_that_changes_nothing_has_no_effect() -> None:
     assert credit.verdict == "no_effect" and credit.target.estimate == 0
 
 
-def test_a_layer_of_two_scenarios_pools_its_records() -> None:
+def test_the_target_layers_pool_their_records() -> None:
+    """evidence_gate targets three layers (four scenarios); it fixes one of them."""
     credit = layer_credit(rows("evidence_gate", fixes("partial_timeout")), "evidence_gate",
                           replicates=200)
-    assert credit.target_scenarios == ("partial_timeout", "missing_tool_output")
-    assert credit.target.estimate == 0.5 and credit.verdict == "credited"
+    assert credit.target_scenarios == ("schema_drift", "partial_timeout",
+                                       "missing_tool_output", "permission_denied")
+    assert credit.target.estimate == 0.25 and credit.verdict == "credited"
 
 
 def test_the_json_has_the_documented_keys() -> None:
