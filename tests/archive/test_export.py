@@ -121,3 +121,32 @@ def test_export_of_a_directory_without_a_run_exits_2(
                  str(tmp_path / "x.jsonl.gz")])
     assert code == 2
     assert "no run store" in capsys.readouterr().err
+
+
+def test_an_open_pipeline_run_says_so_in_its_header_and_report(
+        make_run: Callable[..., Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """The paper pipeline is the default and is left out, as in archives made before."""
+    paper, open_ = tmp_path / "paper.jsonl.gz", tmp_path / "open.jsonl.gz"
+    export_archive(make_run(name="p"), paper)
+    config = {**manifest()["config"], "pipeline": "open"}
+    export_archive(make_run(run_manifest=manifest(config=config), name="o"), open_)
+    assert "pipeline" not in _lines(paper)[0]
+    assert _lines(open_)[0]["pipeline"] == "open"
+    assert load_archive(paper).header.pipeline == "paper"
+    assert load_archive(open_).header.pipeline == "open"
+    for path, shown in ((paper, False), (open_, True)):
+        assert main(["archive", "recompute", str(path), "--replicates", "50"]) == 0
+        assert ("- pipeline: open" in capsys.readouterr().out) is shown
+
+
+def test_an_unknown_pipeline_in_a_header_is_refused(make_run: Callable[..., Path],
+                                                     tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl.gz"
+    export_archive(make_run(), path)
+    header, *rows = gzip.decompress(path.read_bytes()).splitlines(keepends=True)
+    body = json.loads(header)
+    body["pipeline"] = "closed"
+    path.write_bytes(gzip.compress(json.dumps(body).encode() + b"\n" + b"".join(rows)))
+    with pytest.raises(ArchiveError, match="pipeline"):
+        load_archive(path)

@@ -72,17 +72,23 @@ def test_no_withheld_canary_reaches_a_tool_message_or_the_model(
         assert not _leaks(seen, _withheld_canaries(canary_corpus, labels.access_group))
 
 
-def test_no_withheld_canary_reaches_layerrags_own_agent(canary_corpus: Corpus) -> None:
+@pytest.mark.parametrize("pipeline", ["paper", "open"])
+def test_no_withheld_canary_reaches_layerrags_own_agent(canary_corpus: Corpus,
+                                                         pipeline: str) -> None:
+    """Also in the open pipeline, where the reader is prompted after the denial."""
     from simulator.agent.graph import run_episodes
     from simulator.runner.config import RunConfig
     from simulator.runner.matrix import Cell, MatrixRunner
 
-    runner = MatrixRunner(RunConfig(scenarios=("permission_denied",)), canary_corpus)
+    runner = MatrixRunner(RunConfig(scenarios=("permission_denied",), pipeline=pipeline),
+                          canary_corpus)
     cells = [Cell("deterministic", "permission_denied", mode, "uncontrolled", task, labels)
              for task, labels in zip(canary_corpus.tasks, canary_corpus.labels, strict=True)
              for mode in ("strict", "repair")]
     episodes = run_episodes(runner.graph, [runner.context(cell) for cell in cells])
     assert len(episodes) == len(cells)
+    prompted = sum(e["reader_result"] is not None for e in episodes)
+    assert prompted == (len(cells) if pipeline == "open" else 0)
     for cell, episode in zip(cells, episodes, strict=True):
         seen = json.dumps(episode, default=lambda o: getattr(o, "__dict__", str(o)))
         assert not _leaks(seen, _withheld_canaries(canary_corpus, cell.labels.access_group))

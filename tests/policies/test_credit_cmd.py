@@ -55,26 +55,59 @@ def test_a_policy_typo_is_one_line_with_a_suggestion(capsys: pytest.CaptureFixtu
     assert "Did you mean: schema_repair?" in err and err.count("\n") == 1
 
 
-@pytest.fixture(scope="module")
-def every_policy(tmp_path_factory: pytest.TempPathFactory) -> list[RunRecord]:
-    out = tmp_path_factory.mktemp("every_policy")
+def _every_policy(out: Path, pipeline: str) -> list[RunRecord]:
     run_matrix(RunConfig(modes=("strict",), arms=("uncontrolled", *CONTROLLED_POLICIES),
-                         tasks=SUBSET), out, progress=False)
+                         tasks=SUBSET, pipeline=pipeline), out, progress=False)
     with RunStore(out) as store:
         return list(store.records())
 
 
+@pytest.fixture(scope="module")
+def every_policy_open(tmp_path_factory: pytest.TempPathFactory) -> list[RunRecord]:
+    return _every_policy(tmp_path_factory.mktemp("every_policy_open"), "open")
+
+
+@pytest.fixture(scope="module")
+def every_policy_paper(tmp_path_factory: pytest.TempPathFactory) -> list[RunRecord]:
+    return _every_policy(tmp_path_factory.mktemp("every_policy_paper"), "paper")
+
+
+@pytest.mark.parametrize("policy", CONTROLLED_POLICIES)
+def test_each_policy_is_credited_for_its_own_layer_without_built_in_stops(
+        every_policy_open: list[RunRecord], policy: str) -> None:
+    credit = layer_credit(every_policy_open, policy, replicates=300, pipeline="open")
+    assert credit.verdict == "credited", credit.reason
+    assert credit.largest_off_target == 0
+
+
 @pytest.mark.parametrize("policy", [p for p in CONTROLLED_POLICIES
                                     if p != "access_aware_abstention"])
-def test_each_policy_is_credited_for_its_own_layer(every_policy: list[RunRecord],
-                                                   policy: str) -> None:
-    credit = layer_credit(every_policy, policy, replicates=300)
+def test_the_paper_pipeline_credits_every_policy_its_stops_leave_work_for(
+        every_policy_paper: list[RunRecord], policy: str) -> None:
+    credit = layer_credit(every_policy_paper, policy, replicates=300, pipeline="paper")
     assert credit.verdict == "credited", credit.reason
     assert credit.largest_off_target == 0
 
 
 def test_access_aware_abstention_adds_nothing_to_a_pipeline_that_stops_on_denial(
-        every_policy: list[RunRecord]) -> None:
-    """The reference pipeline already ends with an access-denied unknown (paper §2)."""
-    credit = layer_credit(every_policy, "access_aware_abstention", replicates=300)
+        every_policy_paper: list[RunRecord]) -> None:
+    """The paper pipeline already ends with an access-denied unknown, and credit says so."""
+    credit = layer_credit(every_policy_paper, "access_aware_abstention", replicates=300,
+                          pipeline="paper")
     assert credit.verdict == "no_effect" and credit.largest_off_target == 0
+    assert "ended 48 of 48 target records before any prompt" in credit.reason
+    assert "--pipeline open" in credit.reason
+
+
+def test_credit_refuses_a_run_made_with_another_pipeline(
+        every_policy_paper: list[RunRecord], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "open"
+    run_matrix(RunConfig(modes=("strict",), arms=("uncontrolled", "access_aware_abstention"),
+                         tasks=6, pipeline="open"), run, progress=False)
+    body = _credit_json(capsys, "--policy", "access_aware_abstention", "--run", str(run))
+    assert body["pipeline"] == "open"
+    assert main(["credit", "--policy", "access_aware_abstention", "--run", str(run),
+                 "--pipeline", "paper"]) == 2
+    err = capsys.readouterr().err
+    assert "was run with --pipeline open, not paper" in err and err.count("\n") == 1
