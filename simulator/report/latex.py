@@ -71,4 +71,14 @@ def render_latex(report: Report) -> str:
         suffix = f" (arm {arm.arm})" if several else ""
         label = f"-{arm.arm}" if several else ""
         lines += _arm(arm, suffix, label)
+    if report.arm_comparison:
+        lines += _table(
+            "Arms compared: strict success and safe resolution per scenario and contract "
+            "mode. Incorrect interventions: non-answers on records the uncontrolled arm "
+            "answered strictly correctly.", "tab:arms",
+            ["arm", "scenario", "mode", "n", "S", "safe", "incorrect interventions"],
+            [[c.arm, c.scenario, c.contract_mode, str(c.records), proportion(c.S),
+              proportion(c.safe_resolution), str(c.incorrect_interventions)]
+             for c in report.arm_comparison],
+            "lllrrrr")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ import csv
 import io
 from collections.abc import Iterator
 
-from simulator.report.model import ArmReport, Report
+from simulator.report.model import ArmComparison, ArmReport, Report
 
 COLUMNS = ("section", "arm", "provider", "model", "scenario", "contract_mode", "metric",
            "value", "low", "high")
@@ -61,6 +61,13 @@ def _arm_lines(arm: ArmReport) -> Iterator[Line]:
            "", "")
 
 
+def _comparison_lines(rows: list[ArmComparison]) -> Iterator[Line]:
+    for c in rows:
+        for metric in ("records", "S", "safe_resolution", "incorrect_interventions"):
+            yield ("arm_comparison", c.arm, "", "", c.scenario, c.contract_mode, metric,
+                   getattr(c, metric), "", "")
+
+
 def render_csv(report: Report) -> str:
     """Every aggregate of the report as tidy CSV text."""
     out = io.StringIO()
@@ -69,8 +76,10 @@ def render_csv(report: Report) -> str:
     p = report.provenance
     for metric, value in (("run_id", p.run_id), ("corpus_hash", p.corpus_hash or ""),
                           ("records", p.records), ("model_units", report.model_units),
-                          ("replicates", p.replicates), ("seed", p.seed)):
+                          ("replicates", p.replicates), ("seed", p.seed),
+                          ("pipeline", p.pipeline or "")):
         writer.writerow(("provenance", "", "", "", "", "", metric, value, "", ""))
     for arm in report.arms:
         writer.writerows(_arm_lines(arm))
+    writer.writerows(_comparison_lines(report.arm_comparison))
     return out.getvalue()

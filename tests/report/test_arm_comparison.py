@@ -35,3 +35,21 @@ def test_a_single_arm_report_has_no_comparison() -> None:
     report = build_report([r for r in _rows() if r.arm == "uncontrolled"], replicates=50)
     assert report.arm_comparison == []
     assert "## Arms compared" not in render(report, "md")
+
+
+def test_every_format_carries_the_comparison() -> None:
+    report = build_report(_rows(), replicates=50)
+    csv_lines = render(report, "csv").splitlines()
+    assert ("arm_comparison,controlled,,,clean,strict,incorrect_interventions,1,,"
+            in csv_lines)
+    assert "arm_comparison,controlled,,,clean,strict,S,0.25,," in csv_lines
+    latex = render(report, "latex")
+    assert r"\label{tab:arms}" in latex
+    assert r"controlled & clean & strict & 4 & 0.250 & 0.500 & 1 \\" in latex
+    assert render(report, "json").count('"incorrect_interventions"') == 2
+
+
+def test_single_arm_csv_and_latex_have_no_comparison() -> None:
+    report = build_report([r for r in _rows() if r.arm == "uncontrolled"], replicates=50)
+    assert "arm_comparison" not in render(report, "csv")
+    assert "tab:arms" not in render(report, "latex")
