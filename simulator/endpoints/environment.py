@@ -162,6 +162,13 @@ class PolicyEnvironment:
             index = DocumentIndex.from_corpus(self.corpus, snapshot_id="live")
         else:
             docs = self.registry.snapshot(lag)
+            if not docs:
+                deepest = max(len(self.registry.lineage(d.doc_id))
+                              for d in self.registry.documents)
+                raise UsageError(f"stale_index: versions_behind={lag} leaves an empty index "
+                                 f"snapshot: corpus {self.corpus.name} keeps at most "
+                                 f"{deepest} version(s) of a policy, so use at most "
+                                 f"{deepest - 1}")
             built = max((d.effective_year for d in docs), default=0)
             index = DocumentIndex.from_corpus(self.corpus, docs,
                                               snapshot_id=f"snapshot-{built}-r{lag}",

@@ -136,3 +136,12 @@ def test_impossible_environment_settings_fail_at_construction(tiny_corpus: Corpu
                                                               kwargs: dict) -> None:
     with pytest.raises(UsageError):
         PolicyEnvironment.from_corpus(tiny_corpus, **kwargs)
+
+
+def test_a_snapshot_older_than_every_policy_is_a_usage_error(corpus: Corpus,
+                                                             env: PolicyEnvironment) -> None:
+    """enterprise_v2 keeps two versions of each policy: two versions behind leaves nothing."""
+    task = corpus.tasks[0]
+    with pytest.raises(UsageError, match=r"versions_behind=2 leaves an empty index snapshot.*"
+                                         r"at most 2 version\(s\).*use at most 1"):
+        env.search_policies(task.question, task.session, EndpointConditions(snapshot_lag=2))
