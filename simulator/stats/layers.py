@@ -7,6 +7,7 @@ every other scenario is an off-target negative control for it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -48,11 +49,30 @@ def ordered_modes(names: Iterable[str]) -> list[str]:
     return _ordered(names, CONTRACT_MODE_ORDER)
 
 
+def _registered_layers() -> dict[str, str]:
+    """Layers of scenarios registered in this process beyond the nine reference ones.
+
+    Only read when the scenario registry is already loaded: a report or a ``--help`` must
+    not pay for importing the middleware (and scikit-learn with it) to lay out a table.
+    """
+    module = sys.modules.get("middleware.scenarios")
+    if module is None:
+        return {}
+    registry = module.scenarios
+    return {name: str(registry.get(name).layer) for name in registry
+            if name not in TARGET_LAYER}
+
+
 def target_layer(scenario: str) -> str:
-    """The scenario's layer, or ``"unknown"`` for a scenario this table does not know."""
-    return TARGET_LAYER.get(scenario, "unknown")
+    """The scenario's layer: a reference scenario's from :data:`TARGET_LAYER`, a scenario
+    registered in this process from the registry, otherwise ``"unknown"``."""
+    known = TARGET_LAYER.get(scenario)
+    if known is not None:
+        return known
+    return _registered_layers().get(scenario, "unknown")
 
 
 def scenarios_targeting(layer: str) -> frozenset[str]:
     """Every known scenario whose fault lives in ``layer`` (e.g. completeness -> two)."""
-    return frozenset(s for s, lay in TARGET_LAYER.items() if lay == layer)
+    layers = {**TARGET_LAYER, **_registered_layers()}
+    return frozenset(s for s, lay in layers.items() if lay == layer)
