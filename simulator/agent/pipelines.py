@@ -15,6 +15,8 @@ This module is light on purpose: run configs and ``--help`` import it.
 
 from __future__ import annotations
 
+from simulator.registry import Registry
+
 PIPELINES = ("paper", "open")
 DEFAULT_PIPELINE = "paper"
 PIPELINE_HELP = ("paper (default): stop before a prompt when the tool output is missing, "
@@ -25,3 +27,13 @@ PIPELINE_HELP = ("paper (default): stop before a prompt when the tool output is 
 def stops_before_prompt(pipeline: str) -> bool:
     """Does ``pipeline`` end unusable calls itself, without a prompt?"""
     return pipeline == "paper"
+
+
+_KNOWN: Registry[str] = Registry("pipeline")
+for _name in PIPELINES:
+    _KNOWN.add(_name, _name)
+
+
+def check_pipeline(name: str) -> str:
+    """``name`` if it is a pipeline; otherwise a UsageError with a suggestion."""
+    return _KNOWN.get(name)

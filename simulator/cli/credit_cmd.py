@@ -52,17 +52,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed")
     parser.add_argument("--json", action="store_true", help="print the credit as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    add_pipeline_option(parser, default=None)
+    add_pipeline_option(parser, default=None,
+                        note="; with --run, the pipeline the run was made with")
     parser.set_defaults(func=_credit)
 
 
 def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     """The records to judge and their pipeline: read from ``--run``, or run both arms."""
-    from simulator.agent.pipelines import DEFAULT_PIPELINE
+    from simulator.agent.pipelines import DEFAULT_PIPELINE, check_pipeline
     from simulator.errors import UsageError
     from simulator.runner.config import ALL_SCENARIOS, RunConfig
     from simulator.runner.matrix import run_matrix
     from simulator.runner.store import STORE_FILE, RunStore
+
+    if args.pipeline is not None:
+        check_pipeline(args.pipeline)
 
     def read(run_dir: Path) -> tuple[list[Any], str]:
         with RunStore(run_dir, create=False) as store:

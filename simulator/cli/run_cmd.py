@@ -26,10 +26,10 @@ def split_list(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-def add_pipeline_option(parser: argparse.ArgumentParser, *, default: str | None = "paper"
-                        ) -> None:
+def add_pipeline_option(parser: argparse.ArgumentParser, *, default: str | None = "paper",
+                        note: str = "") -> None:
     parser.add_argument("--pipeline", default=default, metavar="{paper,open}",
-                        help=PIPELINE_HELP)
+                        help=PIPELINE_HELP + note)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:

@@ -60,24 +60,20 @@ class RunSummary:
 def validate_config(config: RunConfig) -> None:
     """Resolve every name before any work, so a typo fails at once with a suggestion."""
     from policies import get_arm
-    from simulator.agent.pipelines import PIPELINES
+    from simulator.agent.pipelines import check_pipeline
     from simulator.readers.registry import resolve_reader
     from simulator.registry import Registry
     from simulator.retrieval import retrievers
     from simulator.runner.config import CONTRACT_MODES
 
-    def choices(kind: str, names: tuple[str, ...]) -> Registry[str]:
-        known: Registry[str] = Registry(kind)
-        for name in names:
-            known.add(name, name)
-        return known
-
+    modes: Registry[str] = Registry("contract mode")
+    for m in CONTRACT_MODES:
+        modes.add(m, m)
     for name in config.scenarios:
         get_scenario(name)
-    modes = choices("contract mode", CONTRACT_MODES)
     for mode in config.modes:
         modes.get(mode)
-    choices("pipeline", PIPELINES).get(config.pipeline)
+    check_pipeline(config.pipeline)
     for arm in config.arms:
         get_arm(arm)
     for model in config.models:
