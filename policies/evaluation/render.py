@@ -67,7 +67,7 @@ def study_markdown(study: FocusedStudy) -> str:
     return "\n".join(lines)
 
 
-def arms_markdown(cells: Sequence[ArmCell]) -> str:
+def arms_markdown(cells: Sequence[ArmCell], pipeline: str = "paper") -> str:
     header = ["arm", "scenario", "mode", "records", "S", "safe", "answerable",
               "S on answerable", "safe on unsafe", "abstained", "wrong answers",
               "incorrect interventions"]
@@ -77,7 +77,8 @@ def arms_markdown(cells: Sequence[ArmCell]) -> str:
              f"{c.unsafe_safe}/{c.records - c.answerable}", str(c.abstentions),
              str(c.wrong_answers), str(c.incorrect_interventions)] for c in cells]
     total = sum(c.incorrect_interventions for c in cells)
-    return "\n".join(["# Arms compared", "", *table(header, rows, left=3),
+    heading = "# Arms compared" + (" (open pipeline)" if pipeline == "open" else "")
+    return "\n".join([heading, "", *table(header, rows, left=3),
                       f"Incorrect interventions in all: {total} (a controlled arm's non-answer "
                       "on an answerable record that the uncontrolled arm answered strictly "
                       "correctly; paired by model, scenario, mode and task).", ""])

@@ -83,8 +83,9 @@ def _arms(args: argparse.Namespace) -> int:
 
     with RunStore(args.run_dir, create=False) as store:
         cells = arm_table(list(store.records()), baseline=args.baseline)
+        pipeline = ((store.manifest() or {}).get("config") or {}).get("pipeline", "paper")
     if args.format == "json":
         print(json.dumps([c.model_dump(mode="json") for c in cells], indent=2))
     else:
-        sys.stdout.write(arms_markdown(cells))
+        sys.stdout.write(arms_markdown(cells, pipeline))
     return 0

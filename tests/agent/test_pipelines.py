@@ -84,3 +84,14 @@ def test_an_unknown_pipeline_is_one_line_with_a_suggestion(
     err = capsys.readouterr().err
     assert "Unknown pipeline 'opne'. Did you mean: open?" in err and err.count("\n") == 1
     assert not (out / "runs.sqlite").exists()
+
+
+def test_an_open_run_says_so_in_its_report_and_arms_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "open"
+    assert main(["run", "--out", str(out), "--tasks", "6", "--scenarios", "permission_denied",
+                 "--modes", "strict", "--arms", "uncontrolled,controlled", "--pipeline",
+                 "open", "--no-progress", "--format", "md"]) == 0
+    assert "- pipeline: open" in capsys.readouterr().out
+    assert main(["study", "arms", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("# Arms compared (open pipeline)")
