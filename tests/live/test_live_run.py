@@ -240,3 +240,19 @@ def test_the_langgraph_runner_drives_a_chat_reader_to_the_same_records(
     live = records(tmp_path / "live")
     assert {(r.scenario, r.contract_mode, r.task_id): (scored(r), r.prompt_hash)
             for r in via_graph} == {k: (scored(r), r.prompt_hash) for k, r in live.items()}
+
+
+def test_an_open_live_run_prompts_the_model_after_a_denial_like_the_graph(
+        tmp_path: Path, fake: FakeProvider, sleeps: list[float]) -> None:
+    """--pipeline open reaches live runs: a denied call is followed by a real request."""
+    axes: dict[str, object] = {"scenarios": ("permission_denied",), "modes": ("strict",),
+                               "pipeline": "open"}
+    run_matrix(RunConfig(models=("deterministic",), spec=str(TINY_SPEC), **axes),
+               tmp_path / "det", progress=False)
+    summary = run_live_matrix(live_config(fake, **axes), tmp_path / "live",
+                              options=live_options(tmp_path), progress=False,
+                              sleep=sleeps.append)
+    expected, live = records(tmp_path / "det"), records(tmp_path / "live")
+    assert all(r.prompt_hash is not None for r in live.values())
+    assert summary.stats["requests"] == len({r.prompt_hash for r in live.values()}) > 0
+    assert {k: scored(r) for k, r in live.items()} == {k: scored(r) for k, r in expected.items()}
