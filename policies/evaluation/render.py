@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from policies.evaluation.arms_table import ArmCell
 from policies.evaluation.credit import VERDICT_TEXT, LayerCredit
 from policies.evaluation.study import FocusedStudy
+from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.report.formatting import interval, points
 from simulator.stats import ordered_scenarios, target_layer
 
@@ -67,7 +68,7 @@ def study_markdown(study: FocusedStudy) -> str:
     return "\n".join(lines)
 
 
-def arms_markdown(cells: Sequence[ArmCell], pipeline: str = "paper") -> str:
+def arms_markdown(cells: Sequence[ArmCell], pipeline: str = DEFAULT_PIPELINE) -> str:
     header = ["arm", "scenario", "mode", "records", "S", "safe", "answerable",
               "S on answerable", "safe on unsafe", "abstained", "wrong answers",
               "incorrect interventions"]

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from policies.evaluation.arms_table import ArmCell, arm_table
-from simulator.agent.pipelines import DEFAULT_PIPELINE
+from simulator.agent.pipelines import DEFAULT_PIPELINE, pipeline_of
 from simulator.corpus import Corpus, build_corpus
 from simulator.runner.config import ALL_SCENARIOS, RunConfig
 from simulator.runner.record import RunRecord
@@ -143,7 +143,6 @@ def read_study(out: Path | str, task_rows: Sequence[int] | None = None) -> Focus
     with RunStore(out, create=False) as store:
         manifest: dict[str, Any] = store.manifest() or {}
         records = list(store.records())
-    config = manifest.get("config", {})
-    rows = task_rows if task_rows is not None else config.get("task_rows")
+    rows = task_rows if task_rows is not None else manifest.get("config", {}).get("task_rows")
     return summarize(records, tuple(rows or sorted({r.task_row for r in records})),
-                     config.get("pipeline", DEFAULT_PIPELINE))
+                     pipeline_of(manifest))

@@ -15,6 +15,9 @@ This module is light on purpose: run configs and ``--help`` import it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from simulator.registry import Registry
 
 PIPELINES = ("paper", "open")
@@ -22,6 +25,13 @@ DEFAULT_PIPELINE = "paper"
 PIPELINE_HELP = ("paper (default): stop before a prompt when the tool output is missing, "
                  "rejected by the strict contract or denied, as in the paper; open: no "
                  "built-in stop, the reader sees whatever evidence survived")
+
+
+def pipeline_of(manifest: Mapping[str, Any] | None) -> str:
+    """The pipeline a run was made with, from its manifest (runs made before the option
+    existed, and manifests without a config, are the paper's)."""
+    config = (manifest or {}).get("config") or {}
+    return str(config.get("pipeline", DEFAULT_PIPELINE))
 
 
 def stops_before_prompt(pipeline: str) -> bool:

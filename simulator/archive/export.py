@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from simulator.agent.pipelines import DEFAULT_PIPELINE
+from simulator.agent.pipelines import pipeline_of
 from simulator.archive.codec import Archive, describe_error, write_archive
 from simulator.archive.row import (
     ARCHIVE_FIELDS,
@@ -61,7 +61,7 @@ def header_from_manifest(manifest: Mapping[str, Any]) -> ArchiveHeader:
         "prompt_template_hashes": dict(sorted(templates.items())),
         "versions": dict(sorted(versions.items())),
         "fields": list(ARCHIVE_FIELDS),
-        "pipeline": (manifest.get("config") or {}).get("pipeline", DEFAULT_PIPELINE),
+        "pipeline": pipeline_of(manifest),
     }
     try:
         return ArchiveHeader.model_validate(raw)

@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     """The records to judge and their pipeline: read from ``--run``, or run both arms."""
-    from simulator.agent.pipelines import DEFAULT_PIPELINE, check_pipeline
+    from simulator.agent.pipelines import DEFAULT_PIPELINE, check_pipeline, pipeline_of
     from simulator.errors import UsageError
     from simulator.runner.config import ALL_SCENARIOS, RunConfig
     from simulator.runner.matrix import run_matrix
@@ -70,8 +70,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
 
     def read(run_dir: Path) -> tuple[list[Any], str]:
         with RunStore(run_dir, create=False) as store:
-            config = (store.manifest() or {}).get("config") or {}
-            return list(store.records()), config.get("pipeline", DEFAULT_PIPELINE)
+            return list(store.records()), pipeline_of(store.manifest())
 
     if args.run is not None and (args.run / STORE_FILE).is_file():
         records, pipeline = read(args.run)

@@ -79,11 +79,12 @@ def _focused(args: argparse.Namespace) -> int:
 def _arms(args: argparse.Namespace) -> int:
     from policies.evaluation.arms_table import arm_table
     from policies.evaluation.render import arms_markdown
+    from simulator.agent.pipelines import pipeline_of
     from simulator.runner.store import RunStore
 
     with RunStore(args.run_dir, create=False) as store:
         cells = arm_table(list(store.records()), baseline=args.baseline)
-        pipeline = ((store.manifest() or {}).get("config") or {}).get("pipeline", "paper")
+        pipeline = pipeline_of(store.manifest())
     if args.format == "json":
         print(json.dumps([c.model_dump(mode="json") for c in cells], indent=2))
     else:
