@@ -31,7 +31,8 @@ from middleware.scenarios import (
     get_scenario,
     scenarios,
 )
-from middleware.types import LAYERS, Fault, FaultContext, FaultSteps, Layer, ToolCall, ToolResult
+from middleware.types import Fault, FaultContext, FaultSteps, ToolCall, ToolResult
+from simulator.vocabulary import LAYERS, Layer
 
 _LAZY = {
     "FaultInjectionMiddleware": "middleware.adapters.langchain_agent",

@@ -1,6 +1,8 @@
 """Scenarios are data: a name, the faults that make it, and what a safe agent should do.
 
-The nine reference scenarios inject one fault each (``clean`` none). A scenario of several
+The nine reference scenarios are declared as data in :mod:`simulator.vocabulary`
+(``SCENARIO_TABLE``) and registered here as :class:`Scenario` objects whose faults resolve
+against the fault registry; each injects one fault (``clean`` none). A scenario of several
 faults composes them: the first fault is outermost, so its request step runs first and its
 response step last (``(schema_drift, partial_timeout)`` drifts a partial payload).
 ``answerable`` is the scenario table's design intent; the scorer decides per record from
@@ -14,8 +16,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from middleware.faults import get_fault
-from middleware.types import Fault, Layer
+from middleware.types import Fault
 from simulator.registry import Registry
+from simulator.vocabulary import SCENARIO_NAMES, SCENARIO_TABLE, Layer, ScenarioEntry
 
 
 class FaultSpec(BaseModel):
@@ -42,7 +45,7 @@ class Scenario(BaseModel):
     answerable_note: str = ""
     """The qualification of ``answerable`` ("after repair", "sometimes", "partly")."""
     mitigation: str | None = None
-    """The mitigation that should help (None for clean)."""
+    """The registered name of the policy that claims this scenario's layer (None: none)."""
     description: str
 
     def build_faults(self) -> tuple[Fault, ...]:
@@ -52,40 +55,16 @@ class Scenario(BaseModel):
 scenarios: Registry[Scenario] = Registry("scenario")
 
 
-def _add(name: str, layer: Layer, answerable: bool, mitigation: str | None, description: str,
-         note: str = "", *faults: FaultSpec) -> None:
-    scenarios.add(name, Scenario(name=name, faults=faults or (FaultSpec(name=name),),
-                                 layer=layer, answerable=answerable, answerable_note=note,
-                                 mitigation=mitigation, description=description))
+def _from_entry(entry: ScenarioEntry) -> Scenario:
+    return Scenario(name=entry.name, layer=entry.layer, answerable=entry.answerable,
+                    answerable_note=entry.answerable_note, mitigation=entry.mitigation,
+                    description=entry.description,
+                    faults=tuple(FaultSpec(name=n, params=dict(p)) for n, p in entry.faults))
 
 
-scenarios.add("clean", Scenario(
-    name="clean", faults=(), layer="none", answerable=True, mitigation=None,
-    description="No fault: the live index, schema v2, every shard, the caller's session."))
-_add("stale_index", "freshness", False, "freshness_validation",
-     "The index snapshot predates the current versions: superseded documents come back "
-     "looking current.")
-_add("schema_drift", "contract", True, "schema_repair",
-     "The payload is renamed and re-typed (schema v2 -> v3); the evidence inside is intact.",
-     "after repair")
-_add("partial_timeout", "completeness", True, "bounded_retry",
-     "Some shards time out: a subset of hits comes back flagged partial; a retry recovers "
-     "some shards.", "sometimes")
-_add("missing_tool_output", "completeness", False, "abstain",
-     "The tool returns nothing usable: no body, an empty body, or a body without hits.")
-_add("permission_denied", "authorization", False, "access_aware_abstention",
-     "The caller loses the required documents' access group: they are withheld and the "
-     "payload says access was denied.")
-_add("wrong_session", "session", False, "session_isolation",
-     "A session-keyed cache hands back another session's results, with that session's id.")
-_add("conflicting_evidence", "evidence", True, "validity_aware_reading",
-     "Current and superseded versions come back together, with a note contradicting one.")
-_add("corrupted_metadata", "metadata", True, "metadata_integrity_check",
-     "Status, effective-year and domain metadata are corrupted in the index and payload.",
-     "partly")
+for _entry in SCENARIO_TABLE:
+    scenarios.add(_entry.name, _from_entry(_entry))
 
-SCENARIO_NAMES: tuple[str, ...] = tuple(scenarios.names())
-"""The nine reference scenarios, in table order."""
 
 
 def get_scenario(name: str | Scenario) -> Scenario:
@@ -100,3 +79,6 @@ def compose(name: str, *faults: str | FaultSpec, layer: Layer, answerable: bool,
     return Scenario(name=name, faults=specs, layer=layer, answerable=answerable,
                     mitigation=mitigation,
                     description=description or " + ".join(s.name for s in specs))
+
+
+__all__ = ["SCENARIO_NAMES", "FaultSpec", "Scenario", "compose", "get_scenario", "scenarios"]

@@ -14,22 +14,18 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator.corpus.model import Labels, Task
 from simulator.endpoints.conditions import HEALTHY, EndpointConditions
 from simulator.errors import UsageError
+from simulator.vocabulary import Layer
 
 ToolResult = dict[str, Any] | None
 """What a tool returns on the wire: a JSON-able dict, or nothing at all."""
 
-Layer = Literal["none", "freshness", "contract", "completeness", "authorization", "session",
-                "evidence", "metadata"]
-"""The operational layer a fault targets (``contract`` is the tool-contract layer)."""
-LAYERS: tuple[Layer, ...] = ("none", "freshness", "contract", "completeness", "authorization",
-                             "session", "evidence", "metadata")
 
 
 class ToolCall(BaseModel):

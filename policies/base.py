@@ -25,12 +25,8 @@ from typing import Any, Literal
 
 from simulator.agent.gate import Decision, GateInput
 from simulator.registry import Registry, check_parameters
-
-Layer = Literal["freshness", "contract", "completeness", "authorization", "session",
-                "evidence", "metadata"]
-"""The operational layers a mitigation can target (the scenarios' layers, ``none`` aside)."""
-LAYERS: tuple[Layer, ...] = ("freshness", "contract", "completeness", "authorization",
-                             "session", "evidence", "metadata")
+from simulator.vocabulary import MITIGATION_LAYERS as LAYERS
+from simulator.vocabulary import MitigationLayer as Layer
 
 Claim = Literal["answer", "non_answer"]
 CLAIM_METRIC: dict[Claim, str] = {"answer": "S", "non_answer": "safe_resolution"}

@@ -10,15 +10,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from middleware.contract.repair import check_repair
 from middleware.contract.result import ContractResult, ContractStatus, is_missing
 from middleware.contract.strict import check_strict
 from simulator.registry import Registry
-
-ContractMode = Literal["strict", "repair"]
-CONTRACT_MODES: tuple[ContractMode, ...] = ("strict", "repair")
+from simulator.vocabulary import CONTRACT_MODES, ContractMode
 
 contract_modes: Registry[Callable[[Any], ContractResult]] = Registry("contract mode")
 contract_modes.add("strict", check_strict)

@@ -13,9 +13,10 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from middleware.types import LAYERS, Fault, FaultSteps, Layer
+from middleware.types import Fault, FaultSteps
 from simulator.errors import UsageError
 from simulator.registry import Registry, check_choice, check_parameters
+from simulator.vocabulary import LAYERS, Layer
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ scenario. The metric is the outcome the policy claims (:data:`policies.base.CLAI
   lowers safe resolution exactly as it lowers S).
 
 The *target gain* is the paired change in that metric over every record of the policy's
-target layer(s) (the scenarios :data:`simulator.stats.layers.TARGET_LAYER` maps there),
+target layer(s) (the scenarios :data:`simulator.vocabulary.SCENARIO_LAYER` maps there),
 with a hierarchical bootstrap interval. Off-target scenarios are every other scenario,
 clean included; their change is measured in *both* metrics, because a control must leave
 other layers alone in every respect (a policy that abstains on clean costs S and safe

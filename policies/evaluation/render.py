@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from policies.evaluation.arms_table import ArmCell
 from policies.evaluation.credit import VERDICT_TEXT, LayerCredit
 from policies.evaluation.study import FocusedStudy
-from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.report.formatting import interval, points
 from simulator.stats import ordered_scenarios, target_layer
+from simulator.vocabulary import DEFAULT_PIPELINE
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> list[str]:

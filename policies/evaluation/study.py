@@ -20,11 +20,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from policies.evaluation.arms_table import ArmCell, arm_table
-from simulator.agent.pipelines import DEFAULT_PIPELINE, pipeline_of
+from simulator.agent.pipelines import pipeline_of
 from simulator.corpus import Corpus, build_corpus
-from simulator.runner.config import ALL_SCENARIOS, RunConfig
+from simulator.runner.config import RunConfig
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
+from simulator.vocabulary import DEFAULT_PIPELINE, SCENARIO_NAMES
 
 STUDY_ARMS: tuple[str, ...] = ("uncontrolled", "controlled")
 STUDY_MODE = "strict"
@@ -78,7 +79,7 @@ def study_config(task_rows: Sequence[int], *, model: str = "deterministic", seed
                  spec: str | None = None, base_url: str | None = None,
                  pipeline: str = DEFAULT_PIPELINE) -> RunConfig:
     """The run configuration of the focused study on ``task_rows``."""
-    return RunConfig(models=(model,), scenarios=ALL_SCENARIOS, modes=(STUDY_MODE,),
+    return RunConfig(models=(model,), scenarios=SCENARIO_NAMES, modes=(STUDY_MODE,),
                      arms=STUDY_ARMS, task_rows=tuple(task_rows), seed=seed, spec=spec,
                      base_url=base_url, pipeline=pipeline)
 

@@ -8,15 +8,14 @@ the paper's baseline agent. ``policies/`` builds other gates from registered con
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from simulator.agent.trace import ToolCallTrace
 from simulator.corpus.model import Task
 from simulator.readers.base import Evidence
-
-Action = Literal["allow", "abstain", "reject", "retry"]
+from simulator.vocabulary import Action
 
 
 class Decision(NamedTuple):

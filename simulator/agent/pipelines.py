@@ -19,9 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from simulator.registry import Registry
+from simulator.vocabulary import DEFAULT_PIPELINE, PIPELINES
 
-PIPELINES = ("paper", "open")
-DEFAULT_PIPELINE = "paper"
 PIPELINE_HELP = ("paper (default): stop before a prompt when the tool output is missing, "
                  "rejected by the strict contract or denied, as in the paper; open: no "
                  "built-in stop, the reader sees whatever evidence survived")

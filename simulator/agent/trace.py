@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from simulator.vocabulary import Action
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -34,7 +36,7 @@ class PolicyStep(_Frozen):
     """One decision of a mitigation policy, in order."""
 
     policy: str
-    action: Literal["allow", "abstain", "reject", "retry", "repair", "refresh"]
+    action: Action
     reason: str
 
 

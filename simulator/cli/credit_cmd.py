@@ -59,11 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     """The records to judge and their pipeline: read from ``--run``, or run both arms."""
-    from simulator.agent.pipelines import DEFAULT_PIPELINE, check_pipeline, pipeline_of
+    from simulator.agent.pipelines import check_pipeline, pipeline_of
     from simulator.errors import UsageError
-    from simulator.runner.config import ALL_SCENARIOS, RunConfig
+    from simulator.runner.config import RunConfig
     from simulator.runner.matrix import run_matrix
     from simulator.runner.store import STORE_FILE, RunStore
+    from simulator.vocabulary import DEFAULT_PIPELINE, SCENARIO_NAMES
 
     if args.pipeline is not None:
         check_pipeline(args.pipeline)
@@ -78,7 +79,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
         return records, pipeline
-    config = RunConfig(models=(args.model,), scenarios=ALL_SCENARIOS, modes=(args.mode,),
+    config = RunConfig(models=(args.model,), scenarios=SCENARIO_NAMES, modes=(args.mode,),
                        arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
                        spec=str(args.spec) if args.spec else None, base_url=args.base_url,
                        pipeline=args.pipeline or DEFAULT_PIPELINE)

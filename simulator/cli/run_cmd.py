@@ -9,7 +9,8 @@ from pathlib import Path
 from simulator.agent.pipelines import PIPELINE_HELP
 from simulator.live.cli import add_live_options, generation_from_args, live_options_from_args
 from simulator.live.options import is_live
-from simulator.runner.config import ALL_SCENARIOS, CONTRACT_MODES, RunConfig
+from simulator.runner.config import RunConfig
+from simulator.vocabulary import CONTRACT_MODES, SCENARIO_NAMES
 
 EXAMPLES = """examples:
   layerrag run --out runs/deterministic                  # full deterministic matrix
@@ -54,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="run directory")
     parser.add_argument("--scenarios", default="all",
-                        help=f"'all' or a comma list of {', '.join(ALL_SCENARIOS)}")
+                        help=f"'all' or a comma list of {', '.join(SCENARIO_NAMES)}")
     parser.add_argument("--modes", default=",".join(CONTRACT_MODES),
                         help="comma list of strict, repair (default both)")
     parser.add_argument("--arms", default="uncontrolled",
@@ -72,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     from policies.compose import register_cli_arms
 
-    scenarios = ALL_SCENARIOS if args.scenarios == "all" else split_list(args.scenarios)
+    scenarios = SCENARIO_NAMES if args.scenarios == "all" else split_list(args.scenarios)
     arms = register_cli_arms(split_list(args.arms))
     models = tuple(args.model or ("deterministic",))
     return RunConfig(

@@ -8,12 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simulator.agent.pipelines import DEFAULT_PIPELINE
-
-ALL_SCENARIOS = ("clean", "stale_index", "schema_drift", "partial_timeout",
-                 "missing_tool_output", "permission_denied", "wrong_session",
-                 "conflicting_evidence", "corrupted_metadata")
-CONTRACT_MODES = ("strict", "repair")
+from simulator.vocabulary import CONTRACT_MODES, DEFAULT_PIPELINE, SCENARIO_NAMES
 
 
 class RunConfig(BaseModel):
@@ -21,7 +16,7 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     models: tuple[str, ...] = ("deterministic",)
-    scenarios: tuple[str, ...] = ALL_SCENARIOS
+    scenarios: tuple[str, ...] = SCENARIO_NAMES
     modes: tuple[str, ...] = CONTRACT_MODES
     arms: tuple[str, ...] = ("uncontrolled",)
     tasks: int | None = Field(default=None, ge=1)

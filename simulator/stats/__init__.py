@@ -6,9 +6,6 @@ attributes) and a seed, so a report and a recompute from its archive agree exact
 
 from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
 from simulator.stats.layers import (
-    CONTRACT_MODE_ORDER,
-    SCENARIO_ORDER,
-    TARGET_LAYER,
     ordered_modes,
     ordered_scenarios,
     scenarios_targeting,
@@ -25,13 +22,10 @@ from simulator.stats.paired import (
 )
 
 __all__ = [
-    "CONTRACT_MODE_ORDER",
     "MODEL_UNIT",
     "PAIR_ON_ARM",
     "PAIR_ON_CONTRACT_MODE",
     "POLICY_UNIT",
-    "SCENARIO_ORDER",
-    "TARGET_LAYER",
     "Effect",
     "Specificity",
     "hierarchical_bootstrap",

@@ -1,5 +1,8 @@
 """Scenario order and the layer each scenario targets: the axes every table is laid out on.
 
+The reference order and layers are :mod:`simulator.vocabulary`'s; this module adds the
+scenarios registered in the process (custom ones) and the ordering rules for unknown names.
+
 The target layer decides which scenarios count as "on target" when a mitigation is credited
 (``specificity_margin``): schema repair targets ``schema_drift`` (the contract layer), and
 every other scenario is an off-target negative control for it.
@@ -8,30 +11,9 @@ every other scenario is an off-target negative control for it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
-from types import MappingProxyType
+from collections.abc import Iterable
 
-SCENARIO_ORDER: tuple[str, ...] = (
-    "clean", "stale_index", "schema_drift", "partial_timeout", "missing_tool_output",
-    "permission_denied", "wrong_session", "conflicting_evidence", "corrupted_metadata",
-)
-"""The paper's scenario order; scenarios not listed here follow alphabetically."""
-
-CONTRACT_MODE_ORDER: tuple[str, ...] = ("strict", "repair")
-"""Contract modes in reading order; other modes follow alphabetically."""
-
-TARGET_LAYER: Mapping[str, str] = MappingProxyType({
-    "clean": "none",
-    "stale_index": "freshness",
-    "schema_drift": "contract",
-    "partial_timeout": "completeness",
-    "missing_tool_output": "completeness",
-    "permission_denied": "authorization",
-    "wrong_session": "session",
-    "conflicting_evidence": "evidence",
-    "corrupted_metadata": "metadata",
-})
-"""The operational layer each scenario's fault lives in."""
+from simulator.vocabulary import CONTRACT_MODES, SCENARIO_LAYER, SCENARIO_NAMES
 
 
 def _ordered(names: Iterable[str], order: tuple[str, ...]) -> list[str]:
@@ -41,12 +23,12 @@ def _ordered(names: Iterable[str], order: tuple[str, ...]) -> list[str]:
 
 def ordered_scenarios(names: Iterable[str]) -> list[str]:
     """Distinct scenario names in the paper's order, unknown ones after, alphabetically."""
-    return _ordered(names, SCENARIO_ORDER)
+    return _ordered(names, SCENARIO_NAMES)
 
 
 def ordered_modes(names: Iterable[str]) -> list[str]:
     """Distinct contract modes: strict, repair, then any others alphabetically."""
-    return _ordered(names, CONTRACT_MODE_ORDER)
+    return _ordered(names, CONTRACT_MODES)
 
 
 def _registered_layers() -> dict[str, str]:
@@ -60,13 +42,13 @@ def _registered_layers() -> dict[str, str]:
         return {}
     registry = module.scenarios
     return {name: str(registry.get(name).layer) for name in registry
-            if name not in TARGET_LAYER}
+            if name not in SCENARIO_LAYER}
 
 
 def target_layer(scenario: str) -> str:
-    """The scenario's layer: a reference scenario's from :data:`TARGET_LAYER`, a scenario
+    """The scenario's layer: a reference scenario's from the vocabulary, a scenario
     registered in this process from the registry, otherwise ``"unknown"``."""
-    known = TARGET_LAYER.get(scenario)
+    known = SCENARIO_LAYER.get(scenario)
     if known is not None:
         return known
     return _registered_layers().get(scenario, "unknown")
@@ -74,5 +56,5 @@ def target_layer(scenario: str) -> str:
 
 def scenarios_targeting(layer: str) -> frozenset[str]:
     """Every known scenario whose fault lives in ``layer`` (e.g. completeness -> two)."""
-    layers = {**TARGET_LAYER, **_registered_layers()}
+    layers = {**SCENARIO_LAYER, **_registered_layers()}
     return frozenset(s for s, lay in layers.items() if lay == layer)

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.archive.row import ArchiveRow
-from simulator.runner.record import FailureLayer
-from simulator.stats.layers import CONTRACT_MODE_ORDER, SCENARIO_ORDER
+from simulator.vocabulary import CONTRACT_MODES, SCENARIO_NAMES, FailureLayer
 
 SUCCESS_PROFILE: dict[str, dict[str, float]] = {
     "clean": {"strict": 0.93, "repair": 0.93},
@@ -55,8 +54,8 @@ def synthetic_rows(
     models: int = 9,
     tasks: int = 240,
     variants: int = 3,
-    scenarios: Sequence[str] = SCENARIO_ORDER,
-    modes: Sequence[str] = CONTRACT_MODE_ORDER,
+    scenarios: Sequence[str] = SCENARIO_NAMES,
+    modes: Sequence[str] = CONTRACT_MODES,
     arms: Sequence[str] = ("baseline",),
     provider_error_rate: float = 0.0,
     seed: int = 0,

@@ -22,14 +22,14 @@ from simulator.errors import UsageError
 TABLE = {
     # name: (layer, answerable, mitigation)
     "clean": ("none", True, None),
-    "stale_index": ("freshness", False, "freshness_validation"),
+    "stale_index": ("freshness", False, "freshness_check"),
     "schema_drift": ("contract", True, "schema_repair"),
     "partial_timeout": ("completeness", True, "bounded_retry"),
-    "missing_tool_output": ("completeness", False, "abstain"),
+    "missing_tool_output": ("completeness", False, "evidence_gate"),
     "permission_denied": ("authorization", False, "access_aware_abstention"),
     "wrong_session": ("session", False, "session_isolation"),
-    "conflicting_evidence": ("evidence", True, "validity_aware_reading"),
-    "corrupted_metadata": ("metadata", True, "metadata_integrity_check"),
+    "conflicting_evidence": ("evidence", True, None),
+    "corrupted_metadata": ("metadata", True, "metadata_integrity"),
 }
 
 

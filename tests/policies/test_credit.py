@@ -9,7 +9,7 @@ import pytest
 
 from policies.evaluation import layer_credit
 from simulator.errors import UsageError
-from simulator.runner.config import ALL_SCENARIOS
+from simulator.vocabulary import SCENARIO_NAMES
 
 TASKS = 30  # ten policy units x three variants
 
@@ -42,7 +42,7 @@ def baseline(scenario: str, row: int) -> tuple[bool, bool]:
 
 def rows(policy_arm: str, with_policy: Outcome) -> list[Row]:
     out = []
-    for scenario in ALL_SCENARIOS:
+    for scenario in SCENARIO_NAMES:
         for row in range(TASKS):
             for arm, outcome in (("uncontrolled", baseline), (policy_arm, with_policy)):
                 s, safe = outcome(scenario, row)
@@ -66,7 +66,7 @@ def test_a_policy_that_fixes_only_its_layer_is_credited() -> None:
 
 
 def test_a_policy_that_helps_every_scenario_is_not_layer_specific() -> None:
-    faults = [s for s in ALL_SCENARIOS if not baseline(s, 0)[1]]
+    faults = [s for s in SCENARIO_NAMES if not baseline(s, 0)[1]]
     credit = layer_credit(rows("session_isolation", fixes(*faults)), "session_isolation",
                           replicates=200)
     assert credit.verdict == "not_layer_specific"
@@ -120,7 +120,7 @@ def test_the_json_has_the_documented_keys() -> None:
                         "session_isolation", replicates=50).as_json()
     assert {"policy", "target_layers", "target_gain", "interval", "off_target",
             "specificity_margin", "verdict"} <= set(body)
-    assert set(body["off_target"]) == set(ALL_SCENARIOS) - {"wrong_session"}
+    assert set(body["off_target"]) == set(SCENARIO_NAMES) - {"wrong_session"}
     assert set(body["off_target"]["clean"]) == {"S", "safe_resolution"}
 
 

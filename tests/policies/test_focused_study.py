@@ -9,9 +9,10 @@ import pytest
 from policies.evaluation import FocusedStudy, read_study, run_focused_study, select_tasks
 from policies.evaluation.render import study_markdown
 from simulator.corpus import Corpus
-from simulator.runner.config import ALL_SCENARIOS, RunConfig
+from simulator.runner.config import RunConfig
 from simulator.runner.matrix import MatrixRunner, cells
 from simulator.runner.store import RunStore
+from simulator.vocabulary import SCENARIO_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def test_the_study_has_eight_tasks_nine_conditions_two_arms_and_144_cells(
     with RunStore(study_dir) as store:
         assert store.count() == 144
     assert len(study.task_rows) == 8 and len(set(study.domains)) == 8
-    assert {c.scenario for c in study.cells} == set(ALL_SCENARIOS) and len(study.cells) == 18
+    assert {c.scenario for c in study.cells} == set(SCENARIO_NAMES) and len(study.cells) == 18
     assert {c.contract_mode for c in study.cells} == {"strict"}
 
 

@@ -1,0 +1,115 @@
+"""The words layerrag is built from, declared once: layers, contract modes, pipelines,
+failure layers and the reference scenario table.
+
+Every other module takes these names from here instead of keeping its own copy, so a new
+scenario, layer or mode is one edit in one place. The module is deliberately light (the
+standard library only): ``--help``, report layout and archive loading import it without
+paying for pydantic models, LangChain or scikit-learn. Registries that *build* things from
+these words (the fault registry, ``middleware.scenarios``, the policy registry) live with
+the code that builds them and check their entries against this vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, get_args
+
+Layer = Literal["none", "freshness", "contract", "completeness", "authorization", "session",
+                "evidence", "metadata"]
+"""The operational layer a fault targets (``contract`` is the tool-contract layer; ``none``
+is the clean scenario's)."""
+LAYERS: tuple[Layer, ...] = get_args(Layer)
+
+MitigationLayer = Literal["freshness", "contract", "completeness", "authorization", "session",
+                          "evidence", "metadata"]
+"""The layers a mitigation policy can claim to repair: every layer but ``none``."""
+MITIGATION_LAYERS: tuple[MitigationLayer, ...] = get_args(MitigationLayer)
+
+FailureLayer = Literal["contract", "retrieval", "freshness", "completeness", "authorization",
+                       "session", "evidence", "metadata", "reader", "abstained", "provider"]
+"""The first layer that explains a strict failure (None when S holds), in diagnosis order
+of the report's failure-layer table."""
+FAILURE_LAYERS: tuple[FailureLayer, ...] = get_args(FailureLayer)
+
+ContractMode = Literal["strict", "repair"]
+"""What the agent makes of a raw tool output: validate it as sent, or repair it (bounded)
+and then validate (middleware/contract/)."""
+CONTRACT_MODES: tuple[ContractMode, ...] = get_args(ContractMode)
+
+Pipeline = Literal["paper", "open"]
+"""Which stops the pipeline makes before a prompt (simulator/agent/pipelines.py)."""
+PIPELINES: tuple[Pipeline, ...] = get_args(Pipeline)
+DEFAULT_PIPELINE: Pipeline = "paper"
+
+Action = Literal["allow", "abstain", "reject", "retry"]
+"""What a policy gate may decide after a tool call."""
+ACTIONS: tuple[Action, ...] = get_args(Action)
+
+
+@dataclass(frozen=True)
+class ScenarioEntry:
+    """One row of the scenario table: a named fault condition and what a safe agent does.
+
+    ``faults`` are (registered fault name, parameters) pairs, outermost first; an empty
+    tuple is the clean scenario. ``mitigation`` is the registered name of the policy that
+    claims the scenario's layer (``tests/middleware/test_scenarios.py`` checks that it
+    exists and declares that layer), or None where no policy claims it.
+    """
+
+    name: str
+    layer: Layer
+    answerable: bool
+    """False when the only safe outcome is a structured non-answer."""
+    description: str
+    faults: tuple[tuple[str, Mapping[str, Any]], ...] = field(default=())
+    answerable_note: str = ""
+    """The qualification of ``answerable`` ("after repair", "sometimes", "partly")."""
+    mitigation: str | None = None
+
+
+def _one_fault(name: str, layer: Layer, answerable: bool, mitigation: str | None,
+               description: str, note: str = "") -> ScenarioEntry:
+    """A reference scenario: the fault of the same name with its default parameters."""
+    return ScenarioEntry(name=name, layer=layer, answerable=answerable,
+                         description=description, faults=((name, MappingProxyType({})),),
+                         answerable_note=note, mitigation=mitigation)
+
+
+SCENARIO_TABLE: tuple[ScenarioEntry, ...] = (
+    ScenarioEntry(
+        name="clean", layer="none", answerable=True,
+        description="No fault: the live index, schema v2, every shard, the caller's session."),
+    _one_fault("stale_index", "freshness", False, "freshness_check",
+               "The index snapshot predates the current versions: superseded documents come "
+               "back looking current."),
+    _one_fault("schema_drift", "contract", True, "schema_repair",
+               "The payload is renamed and re-typed (schema v2 -> v3); the evidence inside is "
+               "intact.", "after repair"),
+    _one_fault("partial_timeout", "completeness", True, "bounded_retry",
+               "Some shards time out: a subset of hits comes back flagged partial; a retry "
+               "recovers some shards.", "sometimes"),
+    _one_fault("missing_tool_output", "completeness", False, "evidence_gate",
+               "The tool returns nothing usable: no body, an empty body, or a body without "
+               "hits."),
+    _one_fault("permission_denied", "authorization", False, "access_aware_abstention",
+               "The caller loses the required documents' access group: they are withheld and "
+               "the payload says access was denied."),
+    _one_fault("wrong_session", "session", False, "session_isolation",
+               "A session-keyed cache hands back another session's results, with that "
+               "session's id."),
+    _one_fault("conflicting_evidence", "evidence", True, None,
+               "Current and superseded versions come back together, with a note "
+               "contradicting one."),
+    _one_fault("corrupted_metadata", "metadata", True, "metadata_integrity",
+               "Status, effective-year and domain metadata are corrupted in the index and "
+               "payload.", "partly"),
+)
+"""The nine reference scenarios, in the paper's table order (DESIGN.md)."""
+
+SCENARIO_NAMES: tuple[str, ...] = tuple(s.name for s in SCENARIO_TABLE)
+"""The reference scenarios in table order: the default ``--scenarios`` of a run."""
+
+SCENARIO_LAYER: Mapping[str, Layer] = MappingProxyType({s.name: s.layer for s in SCENARIO_TABLE})
+"""The operational layer each reference scenario's fault lives in."""
