@@ -33,7 +33,7 @@ _REQUIRED_MANIFEST_KEYS = ("run_id", "corpus_hash", "created", "versions")
 def row_from_record(record: RunRecord) -> ArchiveRow:
     """Copy the allowlisted fields of one record; nothing else leaves the run."""
     try:
-        return ArchiveRow.model_validate({f: getattr(record, f) for f in ARCHIVE_FIELDS})
+        return ArchiveRow.from_record(record)
     except ValidationError as exc:
         raise ArchiveError(f"record {record.key.as_str()}: {describe_error(exc)}") from None
 

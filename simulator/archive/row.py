@@ -8,11 +8,11 @@ hash, so prose cannot ride along in a permitted field either.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
-from simulator.runner.record import FailureLayer
+from simulator.runner.record import RunRecord
 
 ARCHIVE_VERSION = 1
 """Bump when the row or header shape changes; loaders reject versions they do not know."""
@@ -24,39 +24,64 @@ HashHex = Annotated[str, StringConstraints(pattern=r"^([a-z0-9]{1,16}:)?[0-9a-f]
 """A hex digest, optionally prefixed by its algorithm (``sha256:...``)."""
 
 
-class ArchiveRow(BaseModel):
-    """One scored record, allowlisted. Field order is the archive's column order."""
+Count = Annotated[int, Field(ge=0)]
+"""A position or index: 0 or more."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-    run_id: Identifier
-    provider: Identifier
-    """``local`` for the deterministic reader."""
-    model: Identifier
-    scenario: Identifier
-    contract_mode: Identifier
-    arm: Identifier
-    task_row: int = Field(ge=0)
-    """Position of the task in corpus order, 0..N-1."""
-    unit: int = Field(ge=0)
-    """Policy unit index: the cluster for statistics."""
-    variant: int = Field(ge=0)
-    domain: Identifier
-    E: bool
-    R: bool
-    G: bool
-    V: bool
-    S: bool
-    abstained: bool
-    grounded: bool
-    safe_resolution: bool
-    provider_error: bool
-    failure_layer: FailureLayer | None
-    prompt_hash: HashHex | None
-    """None when the graph ended before a prompt was built."""
+AS_RECORDED: Any = object()
+"""In the allowlist: keep the run record's own type for this field (a bool, a layer)."""
+
+ALLOWLIST: tuple[tuple[str, Any], ...] = (
+    ("run_id", Identifier),
+    ("provider", Identifier),       # ``local`` for the deterministic reader
+    ("model", Identifier),
+    ("scenario", Identifier),
+    ("contract_mode", Identifier),
+    ("arm", Identifier),
+    ("task_row", Count),            # position of the task in corpus order, 0..N-1
+    ("unit", Count),                # policy unit index: the cluster for statistics
+    ("variant", Count),
+    ("domain", Identifier),
+    ("E", AS_RECORDED),
+    ("R", AS_RECORDED),
+    ("G", AS_RECORDED),
+    ("V", AS_RECORDED),
+    ("S", AS_RECORDED),
+    ("abstained", AS_RECORDED),
+    ("grounded", AS_RECORDED),
+    ("safe_resolution", AS_RECORDED),
+    ("provider_error", AS_RECORDED),
+    ("failure_layer", AS_RECORDED),
+    ("prompt_hash", HashHex | None),  # None when the graph ended before a prompt was built
+)
+"""The only fields of a :class:`~simulator.runner.record.RunRecord` an archive may hold, in
+column order, each with the constraint its value must meet (``AS_RECORDED``: the record's
+own type). Adding a field to the archive is one line here, and nothing else."""
 
 
-ARCHIVE_FIELDS: tuple[str, ...] = tuple(ArchiveRow.model_fields)
-"""The allowlist, in column order."""
+def _allowlisted() -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    for name, constraint in ALLOWLIST:
+        if name not in RunRecord.model_fields:
+            raise TypeError(f"archive allowlist names {name!r}, which a run record lacks")
+        kind = RunRecord.model_fields[name].annotation if constraint is AS_RECORDED \
+            else constraint
+        fields[name] = (kind, ...)
+    return create_model("AllowlistedRecord", __config__=ConfigDict(
+        frozen=True, extra="forbid", strict=True), **fields)
+
+
+class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLOWLIST
+    """One scored record, allowlisted: the projection of a run record onto
+    :data:`ALLOWLIST`. Field order is the archive's column order."""
+
+    @classmethod
+    def from_record(cls, record: RunRecord) -> ArchiveRow:
+        """Copy the allowlisted fields of ``record``; nothing else leaves the run."""
+        return cls.model_validate({name: getattr(record, name) for name in ARCHIVE_FIELDS})
+
+
+ARCHIVE_FIELDS: tuple[str, ...] = tuple(name for name, _ in ALLOWLIST)
+"""The allowlist's field names, in column order."""
 
 ROW_KEY: tuple[str, ...] = ("provider", "model", "arm", "scenario", "contract_mode", "task_row")
 """Identifies a row within an archive; rows are written sorted by it."""

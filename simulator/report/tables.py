@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import get_args
 
 from simulator.archive.row import ArchiveRow
 from simulator.report.model import (
@@ -16,12 +15,11 @@ from simulator.report.model import (
     RepairGain,
     ScenarioModeCell,
 )
-from simulator.runner.record import FailureLayer
 from simulator.stats.layers import ordered_modes, ordered_scenarios
+from simulator.vocabulary import FAILURE_LAYERS
 
 NO_FAILURE = "none"
 """The failure-layer column for strict successes."""
-FAILURE_LAYERS: tuple[str, ...] = get_args(FailureLayer)
 TOP_GAINS = 10
 
 

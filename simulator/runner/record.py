@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-FailureLayer = Literal["contract", "retrieval", "freshness", "completeness", "authorization",
-                       "session", "evidence", "metadata", "reader", "abstained", "provider"]
-"""The first layer that explains a strict failure (None when S holds)."""
+from simulator.scoring.outcome import Outcome
 
 
 class RecordKey(BaseModel):
@@ -25,10 +23,11 @@ class RecordKey(BaseModel):
         return "|".join((self.model, self.scenario, self.contract_mode, self.arm, self.task_id))
 
 
-class RunRecord(BaseModel):
-    """Everything known about one cell. Archives export an allowlisted subset only."""
+class RunRecord(Outcome):
+    """One cell's :class:`~simulator.scoring.outcome.Outcome` (the scored fields, declared
+    there once) with the cell's identity and what the run saw. Archives export an
+    allowlisted projection only (simulator/archive/row.py)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     run_id: str
     model: str
     provider: str
@@ -42,20 +41,6 @@ class RunRecord(BaseModel):
     unit_id: str
     variant: int
     domain: str
-    E: bool
-    R: bool
-    G: bool
-    V: bool
-    S: bool
-    abstained: bool
-    grounded: bool
-    safe_resolution: bool
-    answerable: bool
-    provider_error: bool = False
-    """The provider failed after every retry: a system outcome, not the reader's."""
-    reader_error: bool = False
-    """The reader produced unparseable or schema-invalid output."""
-    failure_layer: FailureLayer | None
     prompt_hash: str | None
     """Hash of the reader's input; None when the graph ended before building a prompt."""
     answer: str | None

@@ -5,9 +5,9 @@ from __future__ import annotations
 from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels
 from simulator.readers.base import AgentAnswer
-from simulator.runner.record import FailureLayer
-from simulator.scoring.metrics import Scores
 from simulator.scoring.normalize import matches_any
+from simulator.scoring.outcome import Scores
+from simulator.vocabulary import FailureLayer
 
 
 def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Labels, *,

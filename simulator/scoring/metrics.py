@@ -9,30 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict
-
 from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels, Task
 from simulator.readers.base import AgentAnswer
 from simulator.readers.extract import extract_value
 from simulator.scoring.normalize import matches_any, normalize_answer
-
-
-class Scores(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    E: bool
-    R: bool
-    G: bool
-    V: bool
-    S: bool
-    abstained: bool
-    grounded: bool
-    answerable: bool
-    safe_resolution: bool
-
-    @property
-    def groundedness_false_positive(self) -> bool:
-        return groundedness_false_positive(self.grounded, self.S)
+from simulator.scoring.outcome import Scores, strict_success
 
 
 def exact_match(answer: AgentAnswer, labels: Labels) -> bool:
@@ -111,7 +93,7 @@ def score(answer: AgentAnswer, trace: Trace, labels: Labels, task: Task,
     r = required_retrieved(trace, labels)
     g = citations_grounded(answer, trace)
     v = schema_valid(trace)
-    s = e and r and g and v
+    s = strict_success(e, r, g, v)
     ans = answerable(trace, labels)
     return Scores(E=e, R=r, G=g, V=v, S=s, abstained=answer.abstained,
                   grounded=grounded(answer, trace, task, texts), answerable=ans,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from simulator.agent.trace import ToolCallTrace, Trace
 from simulator.corpus.model import Labels, SessionContext, Task
 from simulator.readers.base import AgentAnswer, unknown_answer
@@ -106,3 +108,41 @@ def test_normalization_ignores_case_articles_and_number_punctuation() -> None:
     assert normalize_answer("The $1,500.") == normalize_answer("$1500")
     assert normalize_answer("15 percent") == "15%"
     assert normalize_answer("Finance Director") == normalize_answer("the finance director")
+
+
+def test_strict_success_is_the_conjunction_of_its_four_parts() -> None:
+    from itertools import product
+
+    from simulator.scoring.outcome import strict_success
+
+    for e, r, g, v in product((True, False), repeat=4):
+        assert strict_success(e, r, g, v) == (e and r and g and v)
+
+
+def _only_e_fails() -> tuple[AgentAnswer, Trace]:
+    return AgentAnswer(answer="30 days", citations=("d-cur",)), trace(call())
+
+
+def _only_r_fails() -> tuple[AgentAnswer, Trace]:
+    # The answer is right and cited from a retrieved document, but not the required one.
+    return AgentAnswer(answer="45 days", citations=("d-copy",)), trace(call(("d-copy",)))
+
+
+def _only_g_fails() -> tuple[AgentAnswer, Trace]:
+    return AgentAnswer(answer="45 days"), trace(call())
+
+
+def _only_v_fails() -> tuple[AgentAnswer, Trace]:
+    # A first call was rejected; the retry returned the required document intact.
+    return (AgentAnswer(answer="45 days", citations=("d-cur",)),
+            trace(call((), status="invalid", valid=False), call()))
+
+
+@pytest.mark.parametrize(("make", "failing"), [
+    (_only_e_fails, "E"), (_only_r_fails, "R"), (_only_g_fails, "G"), (_only_v_fails, "V")])
+def test_each_conjunct_failing_alone_fails_strict_success(make, failing: str) -> None:
+    answer, t = make()
+    s = score(answer, t, LABELS, TASK, {**TEXTS, "d-copy": TEXTS["d-cur"]})
+    parts = {"E": s.E, "R": s.R, "G": s.G, "V": s.V}
+    assert [name for name, ok in parts.items() if not ok] == [failing]
+    assert not s.S

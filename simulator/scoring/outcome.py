@@ -1,0 +1,69 @@
+"""The outcome of one record, declared once.
+
+:class:`Scores` is what the strict scorer decides from (answer, trace, labels);
+:class:`Outcome` adds what the run knows beside the answer (a provider or reader error, the
+failure layer). The run record *is* an outcome with its identity and details
+(``simulator.runner.record.RunRecord`` extends it), and the privacy-safe archive row is an
+allowlisted projection of the run record (``simulator.archive.row``): a new scored field is
+declared here once, and reaching the archive is one line in its allowlist.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from simulator.vocabulary import FailureLayer
+
+
+def strict_success(e: bool, r: bool, g: bool, v: bool) -> bool:
+    """S = E and R and G and V (paper §2.3): right, retrieved, cited, schema-valid."""
+    return e and r and g and v
+
+
+class Scores(BaseModel):
+    """The strict scorer's verdict on one answer."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    E: bool
+    """Exact match: the normalized answer is the current value or one of its aliases."""
+    R: bool
+    """Every required document came back from a schema-valid tool call."""
+    G: bool
+    """At least one citation, and every citation is a retrieved document."""
+    V: bool
+    """Every tool call satisfied its schema after the contract step."""
+    S: bool
+    """Strict success: :func:`strict_success` of the four above."""
+    abstained: bool
+    """The answer is a structured non-answer."""
+    grounded: bool
+    """The answer is supported by a retrieved document it cites (what a faithfulness
+    metric can see; grounded and not S is a groundedness false positive)."""
+    answerable: bool
+    """The intact required evidence reached the agent (simulator.scoring.metrics.answerable)."""
+    safe_resolution: bool
+    """Correct where answerable, a structured non-answer where not."""
+
+    @property
+    def groundedness_false_positive(self) -> bool:
+        return self.grounded and not self.S
+
+
+class Outcome(Scores):
+    """Everything scored about one record: the scores and the run's own failures."""
+
+    provider_error: bool = False
+    """The provider failed after every retry: a system outcome, not the reader's."""
+    reader_error: bool = False
+    """The reader produced unparseable or schema-invalid output."""
+    failure_layer: FailureLayer | None = None
+    """The first layer that explains a strict failure; None when S holds."""
+
+
+OUTCOME_FIELDS: tuple[str, ...] = tuple(Outcome.model_fields)
+"""Every outcome field, in declaration order."""
+
+OUTCOME_FLAGS: tuple[str, ...] = tuple(
+    name for name, info in Outcome.model_fields.items()
+    if info.annotation is bool)
+"""The boolean outcomes: the ones a rate or a paired difference can be taken on."""
