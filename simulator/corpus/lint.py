@@ -13,8 +13,8 @@ from pathlib import Path
 from simulator.corpus.loader import load_corpus_decl, load_domain_file
 from simulator.corpus.spec import DomainSpec
 from simulator.errors import SpecError
-from simulator.readers.extract import extract_value
-from simulator.scoring.normalize import matches_any
+from simulator.answers.extract import extract_value
+from simulator.answers.normalize import matches_any
 
 
 def extraction_problems(domain: DomainSpec) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from simulator.corpus.formats import YES_NO, value_matches_format
+from simulator.answers.formats import YES_NO, value_matches_format
 from simulator.corpus.spec import CorpusDecl, CorpusSpec, DomainSpec, UnitSpec
 from simulator.errors import SpecError
 

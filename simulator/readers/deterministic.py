@@ -17,7 +17,7 @@ from simulator.readers.base import (
     readers,
     unknown_answer,
 )
-from simulator.readers.extract import extract_value
+from simulator.answers.extract import extract_value
 
 TEMPLATE_VERSION = "deterministic-extractive-1"
 

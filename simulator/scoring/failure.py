@@ -5,7 +5,7 @@ from __future__ import annotations
 from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels
 from simulator.readers.base import AgentAnswer
-from simulator.scoring.normalize import matches_any
+from simulator.answers.normalize import matches_any
 from simulator.scoring.outcome import Scores
 from simulator.vocabulary import FailureLayer
 

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels, Task
 from simulator.readers.base import AgentAnswer
-from simulator.readers.extract import extract_value
-from simulator.scoring.normalize import matches_any, normalize_answer
+from simulator.answers.extract import extract_value
+from simulator.answers.normalize import matches_any, normalize_answer
 from simulator.scoring.outcome import Scores, strict_success
 
 

@@ -75,7 +75,7 @@ def test_a_question_collides_across_domains_with_different_answers(corpus: Corpu
 
 
 def test_query_realism_about_a_third_to_half_name_their_domain(corpus: Corpus) -> None:
-    from simulator.readers.extract import content_words
+    from simulator.answers.extract import content_words
 
     cued = 0
     for task, labels in zip(corpus.tasks, corpus.labels, strict=True):

@@ -11,7 +11,7 @@ import re
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from simulator.corpus.formats import NEGATION, PATTERNS
+from simulator.answers.formats import NEGATION, PATTERNS
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£\"'(])")
 _WORD = re.compile(r"[a-z0-9]+")
