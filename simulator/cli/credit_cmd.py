@@ -4,7 +4,7 @@ Matched records with and without the policy (arm ``uncontrolled`` and the arm of
 alone) over all nine scenarios: the gain on the policy's target layer with a hierarchical
 bootstrap interval, every off-target scenario's change, the specificity margin and a verdict.
 The metric is the outcome the policy claims: S for controls that restore evidence,
-safe resolution for controls that withhold an answer (see policies/evaluation/credit.py).
+safe resolution for controls that withhold an answer (see simulator/evaluation/credit.py).
 """
 
 from __future__ import annotations
@@ -94,9 +94,9 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
 
 def _credit(args: argparse.Namespace) -> int:
     from policies import get_arm, get_policy
-    from policies.evaluation.credit import layer_credit
-    from policies.evaluation.render import credit_markdown
     from simulator.errors import UsageError
+    from simulator.evaluation.credit import layer_credit
+    from simulator.evaluation.render import credit_markdown
 
     get_policy(args.policy)
     arm = args.arm or args.policy

@@ -60,8 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _focused(args: argparse.Namespace) -> int:
-    from policies.evaluation.render import study_markdown
-    from policies.evaluation.study import run_focused_study
+    from simulator.evaluation.render import study_markdown
+    from simulator.evaluation.study import run_focused_study
 
     study = run_focused_study(args.out, model=args.model, seed=args.seed,
                               spec=str(args.spec) if args.spec else None,
@@ -77,10 +77,10 @@ def _focused(args: argparse.Namespace) -> int:
 
 
 def _arms(args: argparse.Namespace) -> int:
-    from policies.evaluation.arms_table import arm_table
-    from policies.evaluation.render import arms_markdown
     from simulator.agent.pipelines import pipeline_of
+    from simulator.evaluation.render import arms_markdown
     from simulator.runner.store import RunStore
+    from simulator.stats.arms import arm_table
 
     with RunStore(args.run_dir, create=False) as store:
         cells = arm_table(list(store.records()), baseline=args.baseline)

@@ -115,7 +115,7 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
 def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
                    ) -> list[ArmComparison]:
     """S, safe resolution and incorrect interventions per arm x scenario x mode."""
-    from policies.evaluation.arms_table import incorrect_interventions
+    from simulator.stats.arms import incorrect_interventions
 
     wrong: dict[tuple[str, str, str], int] = defaultdict(int)
     for item in incorrect_interventions(rows, baseline=baseline):

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from policies.evaluation import layer_credit
 from simulator.errors import UsageError
+from simulator.evaluation import layer_credit
 from simulator.vocabulary import SCENARIO_NAMES
 
 TASKS = 30  # ten policy units x three variants

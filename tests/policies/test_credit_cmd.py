@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from policies import CONTROLLED_POLICIES
-from policies.evaluation import layer_credit
 from simulator.cli.main import main
+from simulator.evaluation import layer_credit
 from simulator.runner.config import RunConfig
 from simulator.runner.matrix import run_matrix
 from simulator.runner.record import RunRecord

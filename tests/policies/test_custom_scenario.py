@@ -8,7 +8,7 @@ import pytest
 
 from middleware import FaultSpec, compose
 from middleware.scenarios import scenarios
-from policies.evaluation import layer_credit
+from simulator.evaluation import layer_credit
 from simulator.report import build_report, render
 from simulator.runner.config import RunConfig
 from simulator.runner.matrix import run_matrix

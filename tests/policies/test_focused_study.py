@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from policies.evaluation import FocusedStudy, read_study, run_focused_study, select_tasks
-from policies.evaluation.render import study_markdown
 from simulator.corpus import Corpus
+from simulator.evaluation import FocusedStudy, read_study, run_focused_study, select_tasks
+from simulator.evaluation.render import study_markdown
 from simulator.runner.config import RunConfig
 from simulator.runner.matrix import MatrixRunner, cells
 from simulator.runner.store import RunStore

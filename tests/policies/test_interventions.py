@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from policies.evaluation import arm_table, incorrect_interventions
+from simulator.evaluation import arm_table, incorrect_interventions
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from policies.evaluation.arms_table import ArmCell
-from policies.evaluation.credit import VERDICT_TEXT, LayerCredit
-from policies.evaluation.study import FocusedStudy
+from simulator.evaluation.credit import VERDICT_TEXT, LayerCredit
+from simulator.evaluation.study import FocusedStudy
 from simulator.report.formatting import interval, points
 from simulator.stats import ordered_scenarios, target_layer
+from simulator.stats.arms import ArmCell
 from simulator.vocabulary import DEFAULT_PIPELINE
 
 

@@ -19,12 +19,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from policies.evaluation.arms_table import ArmCell, arm_table
 from simulator.agent.pipelines import pipeline_of
 from simulator.corpus import Corpus, build_corpus
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
+from simulator.stats.arms import ArmCell, arm_table
 from simulator.vocabulary import DEFAULT_PIPELINE, SCENARIO_NAMES
 
 STUDY_ARMS: tuple[str, ...] = ("uncontrolled", "controlled")
