@@ -103,9 +103,10 @@ def policy(*, layers: Layer | tuple[Layer, ...], claims: Claim,
 
 
 def get_policy(name: str) -> PolicyFactory:
-    """The registered policy ``name``; a typo is a UsageError with a suggestion."""
-    from policies import controls  # noqa: F401  (importing registers the built-in controls)
+    """The registered policy ``name``; a typo is a UsageError with a suggestion.
 
+    The built-in controls are registered by importing the ``policies`` package, which
+    Python does before this module, so they are always there."""
     return policies.get(name)
 
 

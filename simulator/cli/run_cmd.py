@@ -7,7 +7,11 @@ import sys
 from pathlib import Path
 
 from simulator.agent.pipelines import PIPELINE_HELP
-from simulator.live.cli import add_live_options, generation_from_args, live_options_from_args
+from simulator.cli.live_options import (
+    add_live_options,
+    generation_from_args,
+    live_options_from_args,
+)
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
 from simulator.vocabulary import CONTRACT_MODES, SCENARIO_NAMES

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from simulator.readers.base import AgentAnswer
+from simulator.answers.schema import AgentAnswer
 
 CACHE_FILE = "calls.sqlite"
 _SCHEMA = """

@@ -1,7 +1,8 @@
-"""The reader interface and its answer type.
+"""The reader interface: what a reader is given and what it returns.
 
 A reader turns a question and the evidence that survived the contract and policy steps into
-an :class:`AgentAnswer`. It never sees labels. Readers are looked up by name
+an :class:`~simulator.answers.schema.AgentAnswer`. It never sees labels. Readers are looked
+up by name
 (``deterministic``) or by a provider prefix (``openai:gpt-4o``) in :data:`readers`.
 """
 
@@ -14,6 +15,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.registry import Registry
 
 
@@ -46,16 +48,6 @@ class ReaderInput(BaseModel):
         return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
-class AgentAnswer(BaseModel):
-    """A reader's output. ``abstained`` answers carry a reason and no value."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    answer: str | None
-    citations: tuple[str, ...] = ()
-    abstained: bool = False
-    reason: str | None = None
-
-
 class ReaderResult(BaseModel):
     """An answer plus what the run store keeps about how it was produced."""
 
@@ -84,6 +76,5 @@ ReaderFactory = Callable[[str], Reader]
 readers: Registry[ReaderFactory] = Registry("model")
 
 
-def unknown_answer(reason: str) -> AgentAnswer:
-    """The structured non-answer: no value, no citations, a stated reason."""
-    return AgentAnswer(answer=None, citations=(), abstained=True, reason=reason)
+__all__ = ["AgentAnswer", "Evidence", "Reader", "ReaderFactory", "ReaderInput", "ReaderResult",
+           "readers", "unknown_answer"]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from simulator.agent.trace import Trace
-from simulator.corpus.model import Labels
-from simulator.readers.base import AgentAnswer
 from simulator.answers.normalize import matches_any
+from simulator.answers.schema import AgentAnswer
+from simulator.corpus.model import Labels
 from simulator.scoring.outcome import Scores
 from simulator.vocabulary import FailureLayer
 

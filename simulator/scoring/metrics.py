@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from simulator.agent.trace import Trace
-from simulator.corpus.model import Labels, Task
-from simulator.readers.base import AgentAnswer
 from simulator.answers.extract import extract_value
 from simulator.answers.normalize import matches_any, normalize_answer
+from simulator.answers.schema import AgentAnswer
+from simulator.corpus.model import Labels, Task
 from simulator.scoring.outcome import Scores, strict_success
 
 
