@@ -2,8 +2,8 @@
 
 A reader turns a question and the evidence that survived the contract and policy steps into
 an :class:`~simulator.answers.schema.AgentAnswer`. It never sees labels. Readers are looked
-up by name
-(``deterministic``) or by a provider prefix (``openai:gpt-4o``) in :data:`readers`.
+up by name (``deterministic``) or by a provider prefix (``openai:gpt-4o``) in
+:data:`readers`.
 """
 
 from __future__ import annotations
