@@ -1,16 +1,22 @@
 """Build LangChain chat models for the live providers, with keys from the environment.
 
 ``openai:M`` (also any OpenAI-compatible server via a base URL), ``anthropic:M`` and
-``google:M``. Provider SDK retries are off (``max_retries=0``): the call policy in
-:mod:`simulator.live.policy` is the only retry loop. A missing key is a one-line
-:class:`~simulator.errors.UsageError` when the reader is built, before any call; a server
-given by base URL may run without one (a placeholder is sent). Keys live only inside the
-client objects: no error message, log line, manifest, store or cache ever contains one.
+``google:M``. :data:`PROVIDERS` says, per provider name a user types, which LangChain
+provider ``init_chat_model`` builds (users type ``google``, LangChain says ``google_genai``),
+which environment variables hold its key and how it answers in structure by default. The
+provider is always named, never inferred from the model name, so a model named like
+``qwen2.5:7b`` or ``gemini-...`` reaches the server as typed. Provider SDK
+retries are off (``max_retries=0``): the call policy in :mod:`simulator.live.policy` is the
+only retry loop. A missing key is a one-line :class:`~simulator.errors.UsageError` when the
+reader is built, before any call; a server given by base URL may run without one (a
+placeholder is sent). Keys live only inside the client objects: no error message, log line,
+manifest, store or cache ever contains one.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -20,16 +26,26 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from simulator.errors import UsageError
 from simulator.readers.chat_output import OutputMethod
 
-PROVIDERS = ("openai", "anthropic", "google")
-KEY_VARIABLES: dict[str, tuple[str, ...]] = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "google": ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
+
+@dataclass(frozen=True)
+class Provider:
+    """A provider as users name it, and what building its client needs."""
+
+    langchain_name: str
+    """``init_chat_model``'s ``model_provider``."""
+    key_variables: tuple[str, ...]
+    """Environment variables holding the key, the first set one wins."""
+    default_output: OutputMethod
+    """The structured-output method ``--structured-output auto`` picks."""
+
+
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider("openai", ("OPENAI_API_KEY",), "json_schema"),
+    "anthropic": Provider("anthropic", ("ANTHROPIC_API_KEY",), "tool"),
+    "google": Provider("google_genai", ("GOOGLE_API_KEY", "GEMINI_API_KEY"), "tool"),
 }
 PLACEHOLDER_KEY = "layerrag-no-key"
 """Sent to servers given by base URL when no key is set (local servers ignore it)."""
-DEFAULT_OUTPUT: dict[str, OutputMethod] = {
-    "openai": "json_schema", "anthropic": "tool", "google": "tool"}
 
 
 class GenerationSettings(BaseModel):
@@ -52,18 +68,18 @@ class GenerationSettings(BaseModel):
             raise UsageError(f"{model}: generation setting {field}: {err['msg']}") from None
 
     def method(self, provider: str) -> OutputMethod:
-        return DEFAULT_OUTPUT[provider] if self.output == "auto" else self.output
+        return PROVIDERS[provider].default_output if self.output == "auto" else self.output
 
 
 def api_key(provider: str, model: str, *, base_url: str | None, required: bool) -> SecretStr:
     """The provider's key from the environment, a placeholder, or a one-line UsageError."""
-    for variable in KEY_VARIABLES[provider]:
+    for variable in PROVIDERS[provider].key_variables:
         value = os.environ.get(variable, "").strip()
         if value:
             return SecretStr(value)
     if base_url is not None or not required:
         return SecretStr(PLACEHOLDER_KEY)
-    names = " or ".join(KEY_VARIABLES[provider])
+    names = " or ".join(PROVIDERS[provider].key_variables)
     hint = " (or pass --base-url for a local OpenAI-compatible server)" \
         if provider == "openai" else ""
     raise UsageError(f"{model}: set {names} in the environment{hint}")
@@ -79,31 +95,26 @@ def openai_base_url(base_url: str) -> str:
 
 def build_chat_model(provider: str, name: str, *, key: SecretStr, base_url: str | None,
                      settings: GenerationSettings, timeout_s: float) -> BaseChatModel:
-    """The LangChain client for one model; no request is made here."""
-    kwargs: dict[str, Any] = {"model": name, "api_key": key, "timeout": timeout_s,
-                              "max_retries": 0}
+    """The LangChain client for one model, by ``init_chat_model``; no request is made here."""
+    from langchain.chat_models import init_chat_model  # imports the provider's package
+
+    spec = PROVIDERS.get(provider)
+    if spec is None:
+        raise UsageError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+    kwargs: dict[str, Any] = {"api_key": key, "timeout": timeout_s, "max_retries": 0}
     if settings.temperature is not None:
         kwargs["temperature"] = settings.temperature
     if provider == "openai":
-        from langchain_openai import ChatOpenAI
-
-        kwargs["use_responses_api"] = False
-        if base_url is None:
-            kwargs["max_tokens"] = settings.max_output_tokens
-        else:
-            # ChatOpenAI sends max_tokens as max_completion_tokens; local servers want this.
-            kwargs["base_url"] = openai_base_url(base_url)
-            kwargs["extra_body"] = {"max_tokens": settings.max_output_tokens}
-        return ChatOpenAI(**kwargs)
-    kwargs["max_tokens"] = settings.max_output_tokens
-    if base_url:
-        kwargs["base_url"] = base_url
-    if provider == "anthropic":
-        from langchain_anthropic import ChatAnthropic
-
-        return ChatAnthropic(**kwargs)
-    if provider == "google":
-        from langchain_google_genai import ChatGoogleGenerativeAI
-
-        return ChatGoogleGenerativeAI(**kwargs)
-    raise UsageError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+        kwargs["use_responses_api"] = False  # pins /v1/chat/completions
+    if provider == "openai" and base_url is not None:
+        # ChatOpenAI sends max_tokens as max_completion_tokens; local servers want this.
+        kwargs["base_url"] = openai_base_url(base_url)
+        kwargs["extra_body"] = {"max_tokens": settings.max_output_tokens}
+    else:
+        kwargs["max_tokens"] = settings.max_output_tokens
+        if base_url is not None:
+            kwargs["base_url"] = base_url
+    try:
+        return init_chat_model(name, model_provider=spec.langchain_name, **kwargs)
+    except ImportError as exc:  # the provider's LangChain package is not installed
+        raise UsageError(f"{provider}:{name}: {str(exc).splitlines()[0]}") from None

@@ -6,12 +6,14 @@ import json
 import logging
 
 import pytest
+from pydantic import SecretStr
 
 from simulator.errors import UsageError
 from simulator.live.errors import ProviderRejected
 from simulator.live.services import LiveServices
 from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.chat import build_chat_reader
+from simulator.readers.chat_clients import GenerationSettings, build_chat_model
 from simulator.readers.chat_prompt import TEMPLATE_VERSION, render_user
 from simulator.readers.registry import resolve_reader
 from tests.live.conftest import CANARY
@@ -213,6 +215,20 @@ def test_unknown_providers_and_bad_settings_are_usage_errors(canary_keys: dict) 
         resolve_reader("openai:gpt-4o", generation={"max_output_tokens": 0})
     with pytest.raises(UsageError, match="name a model"):
         resolve_reader("openai:")
+
+
+def test_an_unknown_provider_is_a_one_line_usage_error_naming_it() -> None:
+    with pytest.raises(UsageError, match="^unknown provider 'mistral'; known: openai, "
+                                         "anthropic, google$"):
+        build_chat_model("mistral", "m", key=SecretStr("k"), base_url=None,
+                         settings=GenerationSettings(), timeout_s=1.0)
+
+
+def test_a_model_name_with_a_colon_reaches_a_local_server_intact(
+        fake: FakeProvider, services: LiveServices, no_keys: None) -> None:
+    reader = build_chat_reader("openai", "qwen2.5:7b", base_url=fake.url, services=services)
+    assert reader.read(ITEM).answer.answer == "30 days"
+    assert fake.requests[0].body["model"] == "qwen2.5:7b"
 
 
 def test_requests_per_minute_space_the_calls_to_one_model(
