@@ -2,7 +2,7 @@
 
 The reader factories registered in :mod:`simulator.readers.chat` are called by
 ``MatrixRunner`` with the signature every reader has (model, base URL, generation); the
-run's budget, cache, retry policy and rate limits reach them through :func:`use_services`,
+run's budget, cache, retry policy and rate limiters reach them through :func:`use_services`,
 a context variable set only while the runner builds its readers. Outside a live run a
 reader gets fresh default services: the paper's call policy, no budget, no cache.
 
@@ -24,7 +24,7 @@ from simulator.live.budget import CallBudget, Spend
 from simulator.live.cache import CallCache
 from simulator.live.options import LiveOptions, Price
 from simulator.live.policy import RetryPolicy
-from simulator.live.ratelimit import RateLimiter
+from simulator.live.ratelimit import RateLimiter, rpm_limiter
 
 
 class LiveStats:
@@ -59,34 +59,31 @@ class LiveServices:
     rpm: float | None = None
     prices: dict[str, Price] = field(default_factory=dict)
     sleep: Callable[[float], None] | None = None
-    """Replaces every wait (backoff, rate limit) when set: tests record instead of waiting."""
+    """Replaces the backoff waits when set: tests record instead of waiting."""
     stats: LiveStats = field(default_factory=LiveStats)
-    _limiters: dict[str, RateLimiter] = field(default_factory=dict)
+    limiters: dict[str, RateLimiter] = field(default_factory=dict)
+    """The rate limiter of each model, by reader name; filled from ``rpm`` on first use."""
     _flights: dict[str, _Flight] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def pause(self, seconds: float) -> None:
-        """Wait between attempts or for a rate-limit slot (cancellable)."""
+        """Wait between attempts (cancellable)."""
         if self.sleep is not None:
             self.sleep(seconds)
         elif seconds > 0:
             await asyncio.sleep(seconds)
 
     async def before_request(self, model: str) -> None:
-        """Every request passes here: budget reservation, then the rate limit."""
+        """Every request passes here for its budget; the client then waits for the limiter."""
         self.budget.reserve_call()
-        limiter = self._limiter(model)
-        if limiter is not None:
-            await self.pause(limiter.reserve())
         self.stats.add("requests")
 
-    def _limiter(self, model: str) -> RateLimiter | None:
-        if self.rpm is None:
-            return None
+    def rate_limiter(self, model: str) -> RateLimiter | None:
+        """The limiter every request to ``model`` acquires, or None without ``rpm``."""
         with self._lock:
-            if model not in self._limiters:
-                self._limiters[model] = RateLimiter(self.rpm)
-            return self._limiters[model]
+            if model not in self.limiters and self.rpm is not None:
+                self.limiters[model] = rpm_limiter(self.rpm)
+            return self.limiters.get(model)
 
     @contextlib.asynccontextmanager
     async def single_flight(self, key: str) -> AsyncIterator[None]:

@@ -170,7 +170,8 @@ def build_chat_reader(provider: str, model: str, *, base_url: str | None = None,
     settings = GenerationSettings.parse(generation or {}, full)
     key = api_key(provider, full, base_url=base_url, required=not services.replay)
     chat_model = build_chat_model(provider, model, key=key, base_url=base_url,
-                                  settings=settings, timeout_s=services.timeout_s)
+                                  settings=settings, timeout_s=services.timeout_s,
+                                  rate_limiter=services.rate_limiter(full))
     return ChatReader(provider, model, chat_model=chat_model, settings=settings,
                       base_url=base_url, services=services)
 

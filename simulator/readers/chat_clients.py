@@ -21,6 +21,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from simulator.errors import UsageError
@@ -94,14 +95,19 @@ def openai_base_url(base_url: str) -> str:
 
 
 def build_chat_model(provider: str, name: str, *, key: SecretStr, base_url: str | None,
-                     settings: GenerationSettings, timeout_s: float) -> BaseChatModel:
-    """The LangChain client for one model, by ``init_chat_model``; no request is made here."""
+                     settings: GenerationSettings, timeout_s: float,
+                     rate_limiter: BaseRateLimiter | None = None) -> BaseChatModel:
+    """The LangChain client for one model, by ``init_chat_model``; no request is made here.
+
+    ``rate_limiter`` is acquired by the client before each request it sends.
+    """
     from langchain.chat_models import init_chat_model  # imports the provider's package
 
     spec = PROVIDERS.get(provider)
     if spec is None:
         raise UsageError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
-    kwargs: dict[str, Any] = {"api_key": key, "timeout": timeout_s, "max_retries": 0}
+    kwargs: dict[str, Any] = {"api_key": key, "timeout": timeout_s, "max_retries": 0,
+                              "rate_limiter": rate_limiter}
     if settings.temperature is not None:
         kwargs["temperature"] = settings.temperature
     if provider == "openai":

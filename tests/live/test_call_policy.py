@@ -18,7 +18,6 @@ from simulator.live.budget import CallBudget, Spend
 from simulator.live.classify import describe, is_fatal, is_retryable, retry_after
 from simulator.live.errors import BudgetExhausted
 from simulator.live.policy import RetryPolicy, acall_with_retries, call_with_retries
-from simulator.live.ratelimit import RateLimiter
 
 _REQUEST = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")
 
@@ -160,14 +159,6 @@ def test_the_token_budget_stops_new_calls_once_reached() -> None:
     budget.add_usage(80, 30, None)
     with pytest.raises(BudgetExhausted, match="110 of 100 tokens"):
         budget.reserve_call()
-
-
-def test_the_rate_limiter_spaces_requests_evenly() -> None:
-    now = [100.0]
-    limiter = RateLimiter(120, clock=lambda: now[0])
-    assert [limiter.reserve() for _ in range(4)] == [0.0, 0.5, 1.0, 1.5]
-    now[0] += 10  # idle time is not banked as a burst
-    assert [limiter.reserve() for _ in range(2)] == [0.0, 0.5]
 
 
 def test_async_calls_follow_the_same_policy() -> None:

@@ -231,18 +231,6 @@ def test_a_model_name_with_a_colon_reaches_a_local_server_intact(
     assert fake.requests[0].body["model"] == "qwen2.5:7b"
 
 
-def test_requests_per_minute_space_the_calls_to_one_model(
-        fake: FakeProvider, sleeps: list[float], canary_keys: dict) -> None:
-    services = LiveServices(rpm=600, sleep=sleeps.append)
-    reader = _reader("openai", fake, services)
-    for n in range(3):
-        reader.read(ITEM.model_copy(update={"notes": (f"note {n}",)}))
-    assert len(fake.requests) == 3
-    # The waits are recorded, not slept, so the later requests are still due 0.1 s and
-    # 0.2 s after the first one (less the little time the calls took).
-    assert sleeps[0] == 0.0 and 0 < sleeps[1] <= 0.1 and sleeps[1] < sleeps[2] <= 0.2
-
-
 def test_identical_prompts_in_flight_together_cost_one_call(
         tmp_path, fake: FakeProvider, services: LiveServices, canary_keys: dict) -> None:
     import asyncio
