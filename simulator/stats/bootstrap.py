@@ -11,14 +11,26 @@ replicate therefore
 and returns the pooled mean of the drawn rows. With a single model unit step 1 has one
 choice, so the interval reflects task sampling only.
 
+This is the paper's method and the default. When every model unit answers the same policy
+units (a crossed design), :func:`simulator.stats.crossed.crossed_bootstrap` also counts the
+variance the models share through those units; :data:`BootstrapKind` names the two.
+
 Everything is done on per-cluster sums with numpy fancy indexing; no Python loop runs per
 replicate. Replicates are drawn in blocks so memory stays bounded for large designs.
 """
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import numpy as np
 import numpy.typing as npt
+
+BootstrapKind = Literal["nested", "crossed"]
+"""How an interval resamples: ``nested`` draws policy units inside each drawn model unit
+(the paper's); ``crossed`` draws model units and policy units independently and keeps every
+cell of the drawn pairs."""
+BOOTSTRAP_KINDS: tuple[BootstrapKind, ...] = get_args(BootstrapKind)
 
 _BLOCK_ELEMENTS = 4_000_000
 """Upper bound on (replicates x model units x clusters) drawn at once (~32 MB per array)."""

@@ -15,7 +15,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from simulator.errors import UsageError
-from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
+from simulator.stats.bootstrap import (
+    BOOTSTRAP_KINDS,
+    BootstrapKind,
+    hierarchical_bootstrap,
+    percentile_interval,
+)
+from simulator.stats.crossed import crossed_bootstrap
 
 PAIR_ON_CONTRACT_MODE: tuple[str, ...] = ("provider", "model", "scenario", "arm", "task_row")
 """Pair repair with strict: everything equal except the contract mode."""
@@ -47,7 +53,12 @@ class Effect(BaseModel):
     """Distinct model units; with one, the model level of the bootstrap has one choice."""
     clusters: int = 0
     """Distinct (model unit, policy unit) clusters resampled at the inner level."""
+    policy_units: int = 0
+    """Distinct policy units; in a crossed design every model unit answers the same ones."""
     replicates: int = 0
+    bootstrap: BootstrapKind = "nested"
+    """How the interval resampled: ``nested`` (policy units within each model unit, the
+    paper's) or ``crossed`` (model units and policy units independently)."""
 
 
 def _key(row: Any, fields: Sequence[str]) -> tuple[Any, ...]:
@@ -88,6 +99,7 @@ def paired_difference(
     cluster_on: Sequence[str] = POLICY_UNIT,
     replicates: int = 2000,
     seed: int = 0,
+    bootstrap: BootstrapKind = "nested",
 ) -> Effect:
     """Mean of ``metric(a) - metric(b)`` over matched pairs, with a hierarchical interval.
 
@@ -103,10 +115,20 @@ def paired_difference(
             three variants of a unit are drawn together).
         replicates: bootstrap replicates (2,000 in the paper).
         seed: the bootstrap seed.
+        bootstrap: ``nested`` resamples ``cluster_on`` within each drawn unit (the paper's
+            method); ``crossed`` resamples units and ``cluster_on`` values independently and
+            keeps every cell of the drawn pairs, for designs where every unit answers the
+            same policy units (see :mod:`simulator.stats.crossed`).
 
     Raises:
-        UsageError: an unknown field or metric, duplicate rows for one pair key, or no pairs.
+        UsageError: an unknown field, metric or bootstrap kind, duplicate rows for one pair
+            key, or no pairs.
     """
+    if bootstrap not in BOOTSTRAP_KINDS:
+        close = difflib.get_close_matches(str(bootstrap), BOOTSTRAP_KINDS, n=1)
+        hint = f" Did you mean: {close[0]}?" if close else ""
+        raise UsageError(f"unknown bootstrap {bootstrap!r}.{hint} "
+                         f"Known: {', '.join(BOOTSTRAP_KINDS)}.")
     if metric not in _OUTCOMES:
         close = difflib.get_close_matches(metric, _OUTCOMES, n=1)
         hint = f" Did you mean: {close[0]}?" if close else ""
@@ -122,8 +144,13 @@ def paired_difference(
                       for k in keys], dtype=np.float64)
     units = [repr(_key(index_a[k], unit_on)) for k in keys]
     clusters = [repr((_key(index_a[k], unit_on), _key(index_a[k], cluster_on))) for k in keys]
-    draws = hierarchical_bootstrap(diffs, units, clusters, replicates=replicates, seed=seed)
+    policy_units = [repr(_key(index_a[k], cluster_on)) for k in keys]
+    if bootstrap == "crossed":
+        draws = crossed_bootstrap(diffs, units, policy_units, replicates=replicates, seed=seed)
+    else:
+        draws = hierarchical_bootstrap(diffs, units, clusters, replicates=replicates, seed=seed)
     low, high = percentile_interval(draws)
     return Effect(estimate=float(diffs.mean()) + 0.0, low=low, high=high, pairs=len(keys),
                   model_units=len(set(units)), clusters=len(set(clusters)),
-                  replicates=replicates)
+                  policy_units=len(set(policy_units)), replicates=replicates,
+                  bootstrap=bootstrap)
