@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from simulator.answers.extract import extract_value
+from simulator.answers.normalize import matches_any
 from simulator.corpus.loader import load_corpus_decl, load_domain_file
 from simulator.corpus.spec import DomainSpec
 from simulator.errors import SpecError
-from simulator.answers.extract import extract_value
-from simulator.answers.normalize import matches_any
 
 
 def extraction_problems(domain: DomainSpec) -> list[str]:

@@ -9,6 +9,7 @@ what stale and corrupted metadata exploit, which is the point of the scenarios.
 
 from __future__ import annotations
 
+from simulator.answers.extract import extract_value
 from simulator.readers.base import (
     AgentAnswer,
     Evidence,
@@ -17,7 +18,6 @@ from simulator.readers.base import (
     readers,
     unknown_answer,
 )
-from simulator.answers.extract import extract_value
 
 TEMPLATE_VERSION = "deterministic-extractive-1"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from simulator.answers.normalize import matches_any
 from simulator.corpus import Corpus
 from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.deterministic import DeterministicReader
-from simulator.answers.normalize import matches_any
 
 
 def _evidence(corpus: Corpus, doc_id: str) -> Evidence:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from simulator.agent.trace import ToolCallTrace, Trace
+from simulator.answers.normalize import normalize_answer
 from simulator.corpus.model import Labels, SessionContext, Task
 from simulator.readers.base import AgentAnswer, unknown_answer
 from simulator.scoring.failure import failure_layer
 from simulator.scoring.metrics import answerable, score
-from simulator.answers.normalize import normalize_answer
 
 SESSION = SessionContext(session_id="s-me", tenant="t", user_id="u", access_groups=("all",))
 TASK = Task(task_id="t1", row=0, question="How long is the return window?",
