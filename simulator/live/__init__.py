@@ -22,7 +22,7 @@ _HOME = {
     "ProviderRejected": "errors", "ReplayMiss": "errors",
     "LiveOptions": "options",
     "RetryPolicy": "policy", "acall_with_retries": "policy", "call_with_retries": "policy",
-    "RateLimiter": "ratelimit",
+    "rpm_limiter": "ratelimit",
     "LiveServices": "services", "build_services": "services", "current_services": "services",
     "use_services": "services",
 }

@@ -22,13 +22,7 @@ run needs.
 
 from __future__ import annotations
 
-from typing import TypeAlias
-
-from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
-
-RateLimiter: TypeAlias = BaseRateLimiter
-"""Any LangChain rate limiter: what the live services hold per model (and the name
-:mod:`simulator.live` re-exports)."""
+from langchain_core.rate_limiters import InMemoryRateLimiter
 
 
 def rpm_limiter(rpm: float) -> InMemoryRateLimiter:

@@ -19,12 +19,14 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 
+from langchain_core.rate_limiters import BaseRateLimiter
+
 from simulator.errors import UsageError
 from simulator.live.budget import CallBudget, Spend
 from simulator.live.cache import CallCache
 from simulator.live.options import LiveOptions, Price
 from simulator.live.policy import RetryPolicy
-from simulator.live.ratelimit import RateLimiter, rpm_limiter
+from simulator.live.ratelimit import rpm_limiter
 
 
 class LiveStats:
@@ -61,7 +63,7 @@ class LiveServices:
     sleep: Callable[[float], None] | None = None
     """Replaces the backoff waits when set: tests record instead of waiting."""
     stats: LiveStats = field(default_factory=LiveStats)
-    limiters: dict[str, RateLimiter] = field(default_factory=dict)
+    limiters: dict[str, BaseRateLimiter] = field(default_factory=dict)
     """The rate limiter of each model, by reader name; filled from ``rpm`` on first use."""
     _flights: dict[str, _Flight] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -78,7 +80,7 @@ class LiveServices:
         self.budget.reserve_call()
         self.stats.add("requests")
 
-    def rate_limiter(self, model: str) -> RateLimiter | None:
+    def rate_limiter(self, model: str) -> BaseRateLimiter | None:
         """The limiter every request to ``model`` acquires, or None without ``rpm``."""
         with self._lock:
             if model not in self.limiters and self.rpm is not None:
