@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from simulator.archive.row import ARCHIVE_FIELDS
 from simulator.errors import UsageError
+from simulator.scoring.outcome import OUTCOME_FLAGS
 from simulator.stats.bootstrap import (
     BOOTSTRAP_KINDS,
     BootstrapKind,
@@ -35,8 +37,8 @@ MODEL_UNIT: tuple[str, ...] = ("provider", "model")
 POLICY_UNIT: tuple[str, ...] = ("unit",)
 """The inner bootstrap level: a policy unit, clustering its question variants."""
 
-_OUTCOMES = ("E", "R", "G", "V", "S", "abstained", "grounded", "safe_resolution",
-             "provider_error")
+_OUTCOMES = tuple(f for f in OUTCOME_FLAGS if f in ARCHIVE_FIELDS)
+"""The outcomes a difference can be taken on: the boolean ones every archive row carries."""
 
 
 class Effect(BaseModel):
