@@ -17,55 +17,28 @@ state, so nothing downstream of the endpoint can read a label.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from simulator.agent import steps
-from simulator.agent.gate import UNCONTROLLED, PolicyGate
-from simulator.agent.pipelines import DEFAULT_PIPELINE
-from simulator.corpus.model import Labels, Task
-from simulator.readers.base import Reader
+from simulator.agent.state import AgentContext, BatchContext, Episode, Node
 
 RECURSION_LIMIT = 60
 """Explicit: the retry loop is capped by MAX_ATTEMPTS; a runaway stops here."""
 
 
-@dataclass(frozen=True)
-class AgentContext:
-    """Per-record runtime context: the environment side of one record."""
-
-    task: Task
-    labels: Labels
-    """Only the fault chain reads these (faults are the environment)."""
-    chain: Any
-    """The scenario's tool chain (middleware.build_tool_chain)."""
-    contract_mode: str
-    reader: Reader
-    seed: int = 0
-    gate: PolicyGate = UNCONTROLLED
-    fetch_document: Any = None
-    pipeline: str = DEFAULT_PIPELINE
-    """``paper`` or ``open`` (simulator.agent.pipelines): the pipeline's own stops."""
-
-
-@dataclass(frozen=True)
-class BatchContext:
-    """The contexts of a batch of episodes, aligned with ``AgentState.episodes``."""
-
-    records: tuple[AgentContext, ...]
-
-
 class AgentState(TypedDict):
-    episodes: list[steps.Episode]
+    episodes: list[Episode]
 
 
 Runtime_ = Runtime[BatchContext]
+AgentGraph = CompiledStateGraph[AgentState, BatchContext, AgentState, AgentState]
 
 
-def _map(state: AgentState, runtime: Runtime_, at: str, step: steps.Step) -> AgentState:
+def _map(state: AgentState, runtime: Runtime_, at: Node, step: steps.Step) -> AgentState:
     """Apply ``step`` to every episode waiting at ``at``; others pass unchanged."""
     out = []
     for episode, ctx in zip(state["episodes"], runtime.context.records, strict=True):
@@ -100,7 +73,7 @@ def _after_gate(state: AgentState) -> Literal["retrieve", "generate", "finish"]:
     return "generate" if "generate" in waiting else "finish"
 
 
-def build_agent_graph() -> Any:
+def build_agent_graph() -> AgentGraph:
     """Compile the agent graph. Do it once; invoke it with :func:`run_episodes`."""
     graph = StateGraph(AgentState, context_schema=BatchContext)
     graph.add_node("retrieve", _retrieve)
@@ -119,7 +92,7 @@ def build_agent_graph() -> Any:
     return graph.compile()
 
 
-def run_episodes(graph: Any, contexts: Sequence[AgentContext]) -> list[steps.Episode]:
+def run_episodes(graph: AgentGraph, contexts: Sequence[AgentContext]) -> list[Episode]:
     """Run one episode per context through the compiled graph; finished states, in order."""
     if not contexts:
         return []

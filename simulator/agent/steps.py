@@ -1,30 +1,30 @@
 """What each graph node does to one episode: pure functions of (episode, context).
 
-An episode is one record's state. Each step returns an update; :func:`merge` applies it
-(list fields accumulate, others replace). ``next`` says which node the episode waits for.
+An episode (:class:`~simulator.agent.state.Episode`) is one record's state. Each step
+returns an :class:`~simulator.agent.state.EpisodeUpdate`; :func:`merge` applies it (the
+fields in :data:`ACCUMULATE` are appended to, others replace). ``next`` says which step the
+episode waits for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from middleware import FaultContext, ToolCall, check_contract
 from simulator.agent.gate import Decision, GateInput
 from simulator.agent.pipelines import stops_before_prompt
+from simulator.agent.state import AgentContext, Episode, EpisodeUpdate
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import Task
 from simulator.readers.base import Evidence, ReaderInput, unknown_answer
 
-if TYPE_CHECKING:
-    from simulator.agent.graph import AgentContext
-
-Episode = dict[str, Any]
-Step = Callable[[Episode, "AgentContext"], dict[str, Any]]
+Step = Callable[[Episode, AgentContext], EpisodeUpdate]
 
 MAX_ATTEMPTS = 8
 """Hard cap on tool calls per record, whatever a policy asks for."""
-_ACCUMULATE = frozenset({"calls", "payloads", "policy_steps"})
+ACCUMULATE = frozenset({"calls", "payloads", "policy_steps"})
+"""The episode's list fields that an update appends to rather than replaces."""
 
 
 def initial_episode(task: Task) -> Episode:
@@ -34,15 +34,15 @@ def initial_episode(task: Task) -> Episode:
             "reader_result": None}
 
 
-def merge(episode: Episode, update: dict[str, Any]) -> Episode:
+def merge(episode: Episode, update: EpisodeUpdate) -> Episode:
     """A new episode with ``update`` applied; the input is not modified."""
-    out = dict(episode)
+    out: dict[str, Any] = dict(episode)
     for key, value in update.items():
-        out[key] = out[key] + value if key in _ACCUMULATE else value
-    return out
+        out[key] = out[key] + value if key in ACCUMULATE else value
+    return cast(Episode, out)
 
 
-def retrieve(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+def retrieve(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     call = ToolCall(name="search_policies",
                     args={"query": ctx.task.question, "session": ctx.task.session.model_dump()})
     fault_ctx = FaultContext(task=ctx.task, labels=ctx.labels, attempt=len(episode["calls"]),
@@ -50,7 +50,7 @@ def retrieve(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
     return {"raw": ctx.chain.invoke(call, fault_ctx), "next": "contract"}
 
 
-def contract(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+def contract(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     # A policy may take over the contract step (schema_repair turns strict into repair).
     mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
     result = check_contract(episode["raw"], mode=mode)
@@ -88,7 +88,7 @@ def unavailable_reason(call: ToolCallTrace) -> str | None:
     return None
 
 
-def policy_gate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+def policy_gate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     calls = episode["calls"]
     outcome = ctx.gate(GateInput(
         task=ctx.task, contract_mode=ctx.contract_mode, calls=tuple(calls),
@@ -101,7 +101,7 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
         final = Decision("abstain", f"retry cap of {MAX_ATTEMPTS} attempts reached",
                          policy=final.policy)
         decisions.append(final)
-    update: dict[str, Any] = {
+    update: EpisodeUpdate = {
         "decision": final.action,
         "policy_steps": [PolicyStep(policy=d.policy, action=d.action, reason=d.reason)
                          for d in decisions],
@@ -112,8 +112,9 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
     if final.action == "retry":
         update["next"] = "retrieve"
     elif final.action in ("abstain", "reject"):
-        update.update(next="done", terminated=f"{final.action}: {final.reason}",
-                      answer=unknown_answer(final.reason))
+        update["next"] = "done"
+        update["terminated"] = f"{final.action}: {final.reason}"
+        update["answer"] = unknown_answer(final.reason)
     elif stops_before_prompt(ctx.pipeline) and unavailable_reason(calls[-1]) is not None:
         update["next"] = "stop"
     else:
@@ -121,14 +122,14 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
     return update
 
 
-def generate(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+def generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     item = ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
                        evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]))
     result = ctx.reader.read(item)
     return {"answer": result.answer, "reader_result": result, "next": "done"}
 
 
-def stop(episode: Episode, ctx: AgentContext) -> dict[str, Any]:
+def stop(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     """The pipeline's own early exit: a structured unknown, no prompt built."""
     reason = unavailable_reason(episode["calls"][-1]) or "unknown"
     return {"terminated": reason, "answer": unknown_answer(reason), "next": "done"}

@@ -34,11 +34,11 @@ from typing import Any, Literal
 from simulator.corpus import Corpus
 from simulator.live import loop as live_loop
 from simulator.live.budget import Spend
-from simulator.live.episode import run_record
 from simulator.live.errors import BudgetExhausted, ReplayMiss
 from simulator.live.options import LiveOptions, is_live  # noqa: F401  (re-exported)
 from simulator.live.services import LiveServices, build_services, use_services
 from simulator.runner.config import RunConfig
+from simulator.runner.live_episode import run_episode
 from simulator.runner.manifest import check_or_write_manifest
 from simulator.runner.matrix import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.record import RunRecord
@@ -85,6 +85,13 @@ def save_spend(run_dir: Path, spend: Spend) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(spend.model_dump_json(indent=1))
     os.replace(tmp, path)
+
+
+async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
+    """The scored record of ``cell``, as ``runner.run_cell`` would produce it."""
+    started = time.perf_counter()
+    episode = await run_episode(runner.context(cell))
+    return runner.score(cell, episode, (time.perf_counter() - started) * 1000)
 
 
 def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions | None = None,

@@ -11,10 +11,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
-from simulator.agent.graph import AgentContext, build_agent_graph, run_episodes
+from simulator.agent.graph import build_agent_graph, run_episodes
+from simulator.agent.state import AgentContext, DocumentFetcher, Episode
 from simulator.corpus import Corpus, build_corpus
 from simulator.corpus.model import Labels, Task
 from simulator.errors import UsageError
@@ -134,7 +135,7 @@ class MatrixRunner:
                             seed=self.config.seed, gate=self.gates[cell.arm],
                             fetch_document=self._fetcher(cell), pipeline=self.config.pipeline)
 
-    def _fetcher(self, cell: Cell) -> Callable[[str], dict[str, Any] | None]:
+    def _fetcher(self, cell: Cell) -> DocumentFetcher:
         """fetch_document through the scenario's chain, so its faults apply there too."""
         chain = self.chains[cell.scenario]
 
@@ -161,10 +162,12 @@ class MatrixRunner:
         return [self.score(cell, episode, share) for cell, episode in zip(batch, episodes,
                                                                          strict=True)]
 
-    def score(self, cell: Cell, episode: dict[str, Any], latency_ms: float) -> RunRecord:
+    def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
         reader = self.readers[cell.model]
+        # score_record still takes a dict[str, Any], which a TypedDict is not (by type only).
+        state = cast(dict[str, Any], episode)
         return score_record(
-            episode, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
+            state, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
             arm=cell.arm, latency_ms=latency_ms,
         )

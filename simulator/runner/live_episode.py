@@ -11,25 +11,23 @@ concurrent calls (benchmarks/live.py).
 The ``generate`` step is taken in two halves around the await: the graph's own step builds
 the reader input (captured, so the prompt is exactly the one the graph would send), the
 reader is awaited, and the same step then records the result.
+
+:mod:`simulator.runner.live` runs one episode per record and scores it. This module knows
+the agent and nothing of the runner, so neither it nor :mod:`simulator.live` (the call
+services) imports the matrix.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import time
-from typing import TYPE_CHECKING, Any
 
 from simulator.agent import steps
+from simulator.agent.state import AgentContext, Episode, EpisodeUpdate, Node
 from simulator.readers.base import ReaderInput, ReaderResult, unknown_answer
-
-if TYPE_CHECKING:
-    from simulator.agent.graph import AgentContext
-    from simulator.runner.matrix import Cell, MatrixRunner
-    from simulator.runner.record import RunRecord
 
 MAX_STEPS = 60
 """As the graph's recursion limit: a runaway policy loop stops here."""
-_SYNC_STEPS: dict[str, steps.Step] = {
+_SYNC_STEPS: dict[Node, steps.Step] = {
     "retrieve": steps.retrieve, "contract": steps.contract,
     "policy_gate": steps.policy_gate, "stop": steps.stop,
 }
@@ -60,7 +58,7 @@ class _Answered:
         return self.result
 
 
-async def _generate(episode: steps.Episode, ctx: AgentContext) -> dict[str, Any]:
+async def _generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     aread = getattr(ctx.reader, "aread", None)
     if aread is None:  # the deterministic reader: no I/O to wait for
         return steps.generate(episode, ctx)
@@ -71,7 +69,7 @@ async def _generate(episode: steps.Episode, ctx: AgentContext) -> dict[str, Any]
     return steps.generate(episode, dataclasses.replace(ctx, reader=_Answered(result)))
 
 
-async def run_episode(ctx: AgentContext) -> steps.Episode:
+async def run_episode(ctx: AgentContext) -> Episode:
     """One finished episode for ``ctx``'s task."""
     episode = steps.initial_episode(ctx.task)
     for _ in range(MAX_STEPS):
@@ -83,9 +81,3 @@ async def run_episode(ctx: AgentContext) -> steps.Episode:
         episode = steps.merge(episode, update)
     raise RuntimeError(f"{ctx.task.task_id}: the agent did not finish in {MAX_STEPS} steps")
 
-
-async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
-    """The scored record of ``cell``, as ``runner.run_cell`` would produce it."""
-    started = time.perf_counter()
-    episode = await run_episode(runner.context(cell))
-    return runner.score(cell, episode, (time.perf_counter() - started) * 1000)
