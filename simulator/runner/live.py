@@ -37,10 +37,10 @@ from simulator.live.budget import Spend
 from simulator.live.errors import BudgetExhausted, ReplayMiss
 from simulator.live.options import LiveOptions, is_live  # noqa: F401  (re-exported)
 from simulator.live.services import LiveServices, build_services, use_services
+from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.config import RunConfig
 from simulator.runner.live_episode import run_episode
 from simulator.runner.manifest import check_or_write_manifest
-from simulator.runner.matrix import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 

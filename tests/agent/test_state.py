@@ -9,9 +9,9 @@ from simulator.agent.graph import build_agent_graph, run_episodes
 from simulator.agent.state import Episode, EpisodeUpdate
 from simulator.agent.trace import PolicyStep
 from simulator.corpus import Corpus
+from simulator.runner.cells import Cell, MatrixRunner
 from simulator.runner.config import RunConfig
 from simulator.runner.live_episode import run_episode
-from simulator.runner.matrix import Cell, MatrixRunner
 
 
 def test_an_update_may_set_exactly_the_fields_of_an_episode_with_the_same_types() -> None:

@@ -1,0 +1,169 @@
+"""The matrix's cells, and the runner that turns one cell into a scored record.
+
+:class:`MatrixRunner` owns what a run builds once (the compiled agent graph, each scenario's
+tool chain, each arm's gate, each model's reader) and makes the per-record
+:class:`~simulator.agent.state.AgentContext`. Both loops use it: the deterministic one in
+:mod:`simulator.runner.matrix` (batches through the graph) and the live one in
+:mod:`simulator.runner.live` (one awaited episode per record). Keeping it out of both
+lets the deterministic loop hand live runs to the live one without an import cycle.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
+from simulator.agent.graph import build_agent_graph, run_episodes
+from simulator.agent.state import AgentContext, DocumentFetcher, Episode
+from simulator.corpus import Corpus, build_corpus
+from simulator.corpus.model import Labels, Task
+from simulator.errors import UsageError
+from simulator.runner.config import RunConfig
+from simulator.runner.record import RecordKey, RunRecord
+from simulator.runner.scoring import score_record
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One record to produce."""
+
+    model: str
+    scenario: str
+    mode: str
+    arm: str
+    task: Task
+    labels: Labels
+
+    @property
+    def key(self) -> RecordKey:
+        return RecordKey(model=self.model, scenario=self.scenario, contract_mode=self.mode,
+                         arm=self.arm, task_id=self.task.task_id)
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    run_dir: Path
+    total: int
+    already_done: int
+    written: int
+    seconds: float
+
+
+def validate_config(config: RunConfig) -> None:
+    """Resolve every name before any work, so a typo fails at once with a suggestion."""
+    from policies import get_arm
+    from simulator.agent.pipelines import check_pipeline
+    from simulator.readers.registry import resolve_reader
+    from simulator.registry import Registry
+    from simulator.retrieval import retrievers
+    from simulator.runner.config import CONTRACT_MODES
+
+    modes: Registry[str] = Registry("contract mode")
+    for m in CONTRACT_MODES:
+        modes.add(m, m)
+    for name in config.scenarios:
+        get_scenario(name)
+    for mode in config.modes:
+        modes.get(mode)
+    check_pipeline(config.pipeline)
+    for arm in config.arms:
+        get_arm(arm)
+    for model in config.models:
+        resolve_reader(model, check_only=True)
+    retrievers.get(config.retriever)
+    if config.task_rows is not None and not config.task_rows:
+        raise UsageError("task_rows is empty: name at least one task row")
+    if not config.models or not config.scenarios or not config.modes or not config.arms:
+        raise UsageError("every axis needs at least one value")
+
+
+def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
+    pairs = list(zip(corpus.tasks, corpus.labels, strict=True))
+    if config.task_rows is not None:
+        wanted = set(config.task_rows)
+        pairs = [p for p in pairs if p[0].row in wanted]
+    pairs = pairs[: config.tasks]
+    for model in config.models:
+        for scenario in config.scenarios:
+            for mode in config.modes:
+                for arm in config.arms:
+                    for task, labels in pairs:
+                        yield Cell(model, scenario, mode, arm, task, labels)
+
+
+class MatrixRunner:
+    """Owns the compiled graph and the per-scenario tool chains of one run."""
+
+    def __init__(self, config: RunConfig, corpus: Corpus | None = None) -> None:
+        from policies import get_arm
+        from simulator.endpoints import PolicyEnvironment
+        from simulator.readers.registry import resolve_reader
+
+        validate_config(config)
+        self.config = config
+        self.corpus = corpus or build_corpus(config.spec, config.seed)
+        unknown = sorted(set(config.task_rows or ()) - {t.row for t in self.corpus.tasks})
+        if unknown:
+            raise UsageError(f"task_rows {unknown} are not rows of corpus {self.corpus.name} "
+                             f"(0..{len(self.corpus.tasks) - 1})")
+        self.env = PolicyEnvironment.from_corpus(self.corpus, retriever=config.retriever,
+                                                 top_k=config.top_k)
+        self.graph = build_agent_graph()
+        self.chains = {s: build_tool_chain(get_scenario(s), self.env) for s in config.scenarios}
+        self.gates = {a: get_arm(a) for a in config.arms}
+        self.readers = {m: resolve_reader(m, base_url=config.base_url,
+                                          generation=config.generation) for m in config.models}
+        self.run_id = config.run_id(self.corpus.corpus_hash)
+
+    @property
+    def template_versions(self) -> dict[str, str]:
+        """Prompt template version of each model's reader, for the manifest."""
+        return {model: reader.template_version for model, reader in self.readers.items()}
+
+    def context(self, cell: Cell) -> AgentContext:
+        return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
+                            contract_mode=cell.mode, reader=self.readers[cell.model],
+                            seed=self.config.seed, gate=self.gates[cell.arm],
+                            fetch_document=self._fetcher(cell), pipeline=self.config.pipeline)
+
+    def _fetcher(self, cell: Cell) -> DocumentFetcher:
+        """fetch_document through the scenario's chain, so its faults apply there too."""
+        chain = self.chains[cell.scenario]
+
+        def fetch(doc_id: str) -> dict[str, Any] | None:
+            call = ToolCall(name="fetch_document",
+                            args={"doc_id": doc_id, "session": cell.task.session.model_dump()})
+            ctx = FaultContext(task=cell.task, labels=cell.labels, seed=self.config.seed)
+            result: dict[str, Any] | None = chain.invoke(call, ctx)
+            return result
+
+        return fetch
+
+    def run_cell(self, cell: Cell) -> RunRecord:
+        return self.run_cells([cell])[0]
+
+    def run_cells(self, batch: Sequence[Cell]) -> list[RunRecord]:
+        """Run a batch of cells through one graph invoke; records in the same order.
+
+        A record's latency is its share of the batch's wall time.
+        """
+        started = time.perf_counter()
+        episodes = run_episodes(self.graph, [self.context(c) for c in batch])
+        share = (time.perf_counter() - started) * 1000 / max(len(batch), 1)
+        return [self.score(cell, episode, share) for cell, episode in zip(batch, episodes,
+                                                                         strict=True)]
+
+    def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
+        reader = self.readers[cell.model]
+        # score_record still takes a dict[str, Any], which a TypedDict is not (by type only).
+        state = cast(dict[str, Any], episode)
+        return score_record(
+            state, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
+            provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
+            arm=cell.arm, latency_ms=latency_ms,
+        )
