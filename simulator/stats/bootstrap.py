@@ -36,6 +36,31 @@ _BLOCK_ELEMENTS = 4_000_000
 """Upper bound on (replicates x model units x clusters) drawn at once (~32 MB per array)."""
 
 
+def coded_sample(
+    values: npt.ArrayLike,
+    units: npt.ArrayLike,
+    clusters: npt.ArrayLike,
+    *,
+    replicates: int,
+    names: str = "values, units and clusters",
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """A bootstrap's checked inputs: the values as floats, units and clusters as codes 0..n-1.
+
+    Raises:
+        ValueError: mismatched or empty inputs, or fewer than one replicate.
+    """
+    vals = np.asarray(values, dtype=np.float64)
+    unit_codes = np.unique(np.asarray(units), return_inverse=True)[1].ravel()
+    cluster_codes = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+    if not (vals.shape == unit_codes.shape == cluster_codes.shape) or vals.ndim != 1:
+        raise ValueError(f"{names} must be 1-d and of equal length")
+    if vals.size == 0:
+        raise ValueError("cannot bootstrap an empty sample")
+    if replicates < 1:
+        raise ValueError("replicates must be at least 1")
+    return vals, unit_codes, cluster_codes
+
+
 def hierarchical_bootstrap(
     values: npt.ArrayLike,
     units: npt.ArrayLike,
@@ -56,16 +81,8 @@ def hierarchical_bootstrap(
     Returns:
         An array of ``replicates`` pooled means.
     """
-    vals = np.asarray(values, dtype=np.float64)
-    unit_codes = np.unique(np.asarray(units), return_inverse=True)[1].ravel()
-    cluster_codes = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
-    if not (vals.shape == unit_codes.shape == cluster_codes.shape) or vals.ndim != 1:
-        raise ValueError("values, units and clusters must be 1-d and of equal length")
-    if vals.size == 0:
-        raise ValueError("cannot bootstrap an empty sample")
-    if replicates < 1:
-        raise ValueError("replicates must be at least 1")
-
+    vals, unit_codes, cluster_codes = coded_sample(values, units, clusters,
+                                                   replicates=replicates)
     cluster_sum = np.bincount(cluster_codes, weights=vals)
     cluster_size = np.bincount(cluster_codes).astype(np.float64)
     cluster_unit = np.zeros(cluster_sum.size, dtype=np.int64)

@@ -38,8 +38,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from simulator.stats.bootstrap import coded_sample
+
 _BLOCK_ELEMENTS = 4_000_000
-"""Upper bound on (replicates x (model units + policy units)) counts drawn at once."""
+"""Upper bound on replicates x (model units + 2 x policy units): the numbers one block holds
+(both count arrays and the model-weighted cell sums), ~32 MB at float64."""
 
 
 def _draw_counts(rng: np.random.Generator, n: int, size: int) -> npt.NDArray[np.float64]:
@@ -72,17 +75,11 @@ def crossed_bootstrap(
         An array of ``replicates`` pooled means.
 
     Raises:
-        ValueError: mismatched or empty inputs.
+        ValueError: mismatched or empty inputs, or fewer than one replicate.
     """
-    vals = np.asarray(values, dtype=np.float64)
-    unit_codes = np.unique(np.asarray(units), return_inverse=True)[1].ravel()
-    policy_codes = np.unique(np.asarray(policy_units), return_inverse=True)[1].ravel()
-    if not (vals.shape == unit_codes.shape == policy_codes.shape) or vals.ndim != 1:
-        raise ValueError("values, units and policy_units must be 1-d and of equal length")
-    if vals.size == 0:
-        raise ValueError("cannot bootstrap an empty sample")
-    if replicates < 1:
-        raise ValueError("replicates must be at least 1")
+    vals, unit_codes, policy_codes = coded_sample(
+        values, units, policy_units, replicates=replicates,
+        names="values, units and policy_units")
 
     n_units, n_policy = int(unit_codes.max()) + 1, int(policy_codes.max()) + 1
     cell = unit_codes * n_policy + policy_codes
