@@ -18,8 +18,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.corpus.model import Labels, Task
+from simulator.corpus.model import Labels, SessionContext, Task
 from simulator.endpoints.conditions import HEALTHY, EndpointConditions
+from simulator.endpoints.environment import PolicyEnvironment
 from simulator.errors import UsageError
 from simulator.vocabulary import Layer
 
@@ -42,18 +43,27 @@ class ToolCall(BaseModel):
 
 
 class FaultContext(BaseModel):
-    """Per record and attempt: what a fault may key its draws on and target.
+    """Per record and attempt: what a fault may key its draws on, target and choose from.
 
     Faults are the environment, so they may read the task's labels (permission_denied revokes
-    the access group of the required documents). Labels never reach a payload.
+    the access group of the required documents) and use the environment's primitives to make
+    their choice (wrong_session picks another session from its session-keyed cache).
+    Labels never reach a payload.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
     task: Task | None = None
     labels: Labels | None = None
     attempt: int = Field(default=0, ge=0)
     """0 for the first tool call of a record, 1 for the first retry, ..."""
     seed: int = 0
+    caller: SessionContext | None = None
+    """Who is calling, for a tool that binds the session itself (a LangChain tool takes it
+    from the run's plan). A fault that targets the caller reads the call's ``session``
+    argument first."""
+    environment: PolicyEnvironment | None = Field(default=None, exclude=True, repr=False)
+    """The environment behind the endpoint. The tool chain sets it when it knows one; a
+    fault reads it through :meth:`require_environment`."""
 
     def key(self, call: ToolCall | None = None) -> str:
         """The record key faults seed their draws with: seed and task (attempt excluded).
@@ -77,6 +87,13 @@ class FaultContext(BaseModel):
             raise UsageError(f"fault {fault!r} targets the task's required documents: pass "
                              "labels in the FaultContext")
         return self.labels
+
+    def require_environment(self, fault: str) -> PolicyEnvironment:
+        if self.environment is None:
+            raise UsageError(f"fault {fault!r} makes its choice from the environment's state: "
+                             "build the chain with a PolicyEnvironment (build_tool_chain(s, "
+                             "env), policy_tools(env), or with_faults(..., environment=env))")
+        return self.environment
 
 
 RequestStep = Callable[[ToolCall, FaultContext], ToolCall]
@@ -102,6 +119,9 @@ class FaultSteps:
     needs_endpoint: bool = False
     """True when the fault works through EndpointConditions, so the tool behind the chain
     must honour them (a plain tool that ignored them would silently serve a healthy result)."""
+    needs_environment: bool = False
+    """True when the request step chooses with the environment's primitives
+    (``ctx.require_environment``), so the chain must know the PolicyEnvironment."""
 
 
 @dataclass(frozen=True)

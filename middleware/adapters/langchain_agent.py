@@ -9,8 +9,11 @@ of built chains per scenario name), so one instance serves concurrent runs.
 
 Faults that change the endpoint's state (stale index, outage, revoked access, session cache)
 need a tool that honours :class:`EndpointConditions`, such as :func:`policy_tools`; with any
-other tool they raise a UsageError rather than silently injecting nothing. Payload faults
-(schema drift, missing output) work on any tool that returns JSON.
+other tool they raise a UsageError rather than silently injecting nothing. The tools of
+:func:`policy_tools` also carry their PolicyEnvironment, which the middleware hands to the
+faults that choose from its state (wrong_session, partial_timeout) as
+``FaultContext.environment``. Payload faults (schema drift, missing output) work on any tool
+that returns JSON.
 """
 
 from __future__ import annotations
@@ -24,7 +27,12 @@ from langchain.agents.middleware import AgentMiddleware, ToolCallRequest
 from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
-from middleware.adapters.langchain_tools import CONDITIONS_STATE_KEY, HONOURS_CONDITIONS
+from middleware.adapters.langchain_tools import (
+    CONDITIONS_STATE_KEY,
+    HONOURS_CONDITIONS,
+    environment_of,
+    session_of,
+)
 from middleware.adapters.plan import FaultPlan, plan_from_context
 from middleware.chain import ToolChain, build_tool_chain
 from middleware.scenarios import Scenario
@@ -87,11 +95,15 @@ class FaultInjectionMiddleware(AgentMiddleware):
         if plan is None or role is None:
             return None
         chain = self.chain(plan.scenario)
-        ctx = plan.fault_context(_calls_before(request.state, tool_call["name"]))
-        call, applied = chain.prepare(ToolCall(name=role, args=dict(tool_call["args"])), ctx)
+        call = ToolCall(name=role, args=dict(tool_call["args"]))
+        if any(f.needs_endpoint and f.applies_to(call) for f in chain.faults):
+            _require_conditions(request, plan)
+        ctx = plan.fault_context(_calls_before(request.state, tool_call["name"]),
+                                 environment=environment_of(request.tool),
+                                 caller=session_of(request.tool))
+        call, applied = chain.prepare(call, ctx)
         overrides: dict[str, Any] = {"tool_call": {**tool_call, "args": call.args}}
         if not call.conditions.healthy:
-            _require_conditions(request, plan)
             state = request.state if isinstance(request.state, dict) else {}
             overrides["state"] = {**state,
                                   CONDITIONS_STATE_KEY: call.conditions.model_dump(mode="json")}

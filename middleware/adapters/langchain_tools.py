@@ -4,7 +4,9 @@ The model supplies only the query (or document id). The caller's session comes f
 :class:`~middleware.adapters.plan.FaultPlan` (or a fixed ``session``), never from the model;
 the endpoint state a fault asked for arrives through the tool runtime's state under
 :data:`CONDITIONS_STATE_KEY` (LangGraph strips model-forgeable injected arguments, so the
-middleware hands conditions over in a per-call state override instead).
+middleware hands conditions over in a per-call state override instead). Each tool is a
+:class:`PolicyTool` that carries its environment, so the middleware can hand it to the faults
+that choose from its state (:func:`environment_of`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import Field
 
 from middleware.adapters.plan import plan_from_context
 from simulator.corpus.model import SessionContext
@@ -24,6 +27,24 @@ from simulator.errors import UsageError
 CONDITIONS_STATE_KEY = "layerrag_endpoint_conditions"
 HONOURS_CONDITIONS = "layerrag_conditions"
 """Tool metadata flag: the tool reads EndpointConditions from its runtime state."""
+
+
+class PolicyTool(StructuredTool):
+    """A tool backed by a PolicyEnvironment: it honours EndpointConditions."""
+
+    environment: PolicyEnvironment = Field(exclude=True, repr=False)
+    session: SessionContext | None = None
+    """The caller's session the tool always uses, or None: the run's plan names it."""
+
+
+def environment_of(tool: BaseTool | None) -> PolicyEnvironment | None:
+    """The PolicyEnvironment behind ``tool``, when it is a :class:`PolicyTool`."""
+    return tool.environment if isinstance(tool, PolicyTool) else None
+
+
+def session_of(tool: BaseTool | None) -> SessionContext | None:
+    """The caller's session ``tool`` binds, when it is a :class:`PolicyTool` with one."""
+    return tool.session if isinstance(tool, PolicyTool) else None
 
 
 def conditions_from_runtime(runtime: ToolRuntime[Any, Any] | None) -> EndpointConditions:
@@ -60,12 +81,14 @@ def policy_tools(env: PolicyEnvironment, *, session: SessionContext | None = Non
 
     flag = {HONOURS_CONDITIONS: True}
     return [
-        StructuredTool.from_function(
-            search_policies, name="search_policies", metadata=flag,
+        PolicyTool.from_function(
+            search_policies, name="search_policies", metadata=flag, environment=env,
+            session=session,
             description="Search the company policy library. Returns JSON with ranked hits "
                         "(doc_id, title, text, metadata)."),
-        StructuredTool.from_function(
-            fetch_document, name="fetch_document", metadata=flag,
+        PolicyTool.from_function(
+            fetch_document, name="fetch_document", metadata=flag, environment=env,
+            session=session,
             description="Look up a policy document's registry record by doc_id: status, "
                         "effective year, version and superseded_by."),
     ]

@@ -6,8 +6,10 @@
 The wrapped callable receives the same keyword arguments, plus ``conditions`` when it
 declares that parameter (``PolicyEnvironment.search_policies`` does). A scenario whose faults
 change the endpoint's state is refused at wrap time for a tool that cannot honour them.
-Outputs are normalized to a JSON-able dict or None: a pydantic model is dumped, a JSON string
-parsed.
+Faults that choose from the environment's state (``wrong_session``, ``partial_timeout``) need
+the PolicyEnvironment: a method of one (``env.search_policies``) brings it, any other tool
+takes ``environment=env``. Outputs are normalized to a JSON-able dict or None: a pydantic
+model is dumped, a JSON string parsed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pydantic import BaseModel
 from middleware.chain import build_tool_chain
 from middleware.scenarios import Scenario
 from middleware.types import FaultContext, ToolCall, ToolResult
+from simulator.endpoints.environment import PolicyEnvironment
 from simulator.errors import UsageError
 
 
@@ -29,17 +32,23 @@ class FaultyTool:
     """A plain tool with a scenario's faults around it. Stateless between calls."""
 
     def __init__(self, tool: Callable[..., Any], scenario: Scenario | str, *,
-                 name: str = "search_policies") -> None:
+                 name: str = "search_policies",
+                 environment: PolicyEnvironment | None = None) -> None:
         self.tool = tool
         self.name = name
-        self.chain = build_tool_chain(scenario)
+        self.chain = build_tool_chain(scenario, environment or _environment_of(tool))
         self.accepts_conditions = "conditions" in inspect.signature(tool).parameters
+        tool_name = getattr(tool, "__name__", repr(tool))
         if self.chain.needs_endpoint and not self.accepts_conditions:
-            tool_name = getattr(tool, "__name__", repr(tool))
             raise UsageError(
                 f"scenario {self.chain.scenario.name!r}: fault(s) "
                 f"{', '.join(self.chain.needs_endpoint)} change the endpoint's state, but "
                 f"{tool_name} has no 'conditions' parameter to honour it")
+        if self.chain.needs_environment and self.chain.environment is None:
+            raise UsageError(
+                f"scenario {self.chain.scenario.name!r}: fault(s) "
+                f"{', '.join(self.chain.needs_environment)} choose from the environment's "
+                f"state, but {tool_name} is not a PolicyEnvironment's: pass environment=env")
 
     def __call__(self, *, fault_context: FaultContext | None = None, **kwargs: Any
                  ) -> ToolResult:
@@ -70,9 +79,19 @@ class FaultyTool:
 
 
 def with_faults(tool: Callable[..., Any], scenario: Scenario | str, *,
-                name: str = "search_policies") -> FaultyTool:
-    """Wrap ``tool`` (called as the endpoint ``name``) in ``scenario``'s faults."""
-    return FaultyTool(tool, scenario, name=name)
+                name: str = "search_policies",
+                environment: PolicyEnvironment | None = None) -> FaultyTool:
+    """Wrap ``tool`` (called as the endpoint ``name``) in ``scenario``'s faults.
+
+    ``environment``: the PolicyEnvironment behind the tool (default: the one ``tool`` is a
+    method of, if any), for faults that choose from its state.
+    """
+    return FaultyTool(tool, scenario, name=name, environment=environment)
+
+
+def _environment_of(tool: Callable[..., Any]) -> PolicyEnvironment | None:
+    owner = getattr(tool, "__self__", None)
+    return owner if isinstance(owner, PolicyEnvironment) else None
 
 
 def as_result(out: Any) -> ToolResult:

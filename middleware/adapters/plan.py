@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from middleware.scenarios import Scenario
 from middleware.types import FaultContext
 from simulator.corpus.model import Labels, SessionContext, Task
+from simulator.endpoints.environment import PolicyEnvironment
 
 PLAN_ATTRIBUTE = "fault_plan"
 
@@ -38,9 +39,17 @@ class FaultPlan(BaseModel):
     def caller(self) -> SessionContext | None:
         return self.session or (self.task.session if self.task is not None else None)
 
-    def fault_context(self, calls_before: int = 0) -> FaultContext:
+    def fault_context(self, calls_before: int = 0, *,
+                      environment: PolicyEnvironment | None = None,
+                      caller: SessionContext | None = None) -> FaultContext:
+        """The context of the run's next tool call.
+
+        ``environment``: the one behind the tool; ``caller``: the session the tool binds, if
+        it binds its own (default: the plan's caller).
+        """
         return FaultContext(task=self.task, labels=self.labels, seed=self.seed,
-                            attempt=self.attempt + calls_before)
+                            attempt=self.attempt + calls_before,
+                            caller=caller or self.caller, environment=environment)
 
 
 def plan_from_context(context: Any) -> FaultPlan | None:
