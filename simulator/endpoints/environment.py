@@ -3,27 +3,38 @@
 ``search_policies(query, session)`` searches an index snapshot and returns a schema-v2
 payload; ``fetch_document(doc_id, session)`` reads the live registry. Both take optional
 :class:`~simulator.endpoints.conditions.EndpointConditions`: the state a fault put the
-environment in (a stale snapshot, a corrupted metadata store, a shard outage, a revoked
-access group, a mixed-up session cache). Build the environment once; every index variant and
-every retrieval is computed on first use and cached, so a call costs a dict lookup and the
-payload assembly.
+environment in. Build the environment once; every index variant and every retrieval is
+computed on first use and cached, so a call costs a dict lookup and the payload assembly.
+
+The environment exposes small, named primitives and makes no fault's choices. A fault in
+``middleware/faults/`` decides how to use them (it receives the environment as
+``FaultContext.environment``) and writes the state it chose into the conditions:
+
+- an index snapshot at a lag: :meth:`PolicyEnvironment.index` (``snapshot_lag``), and
+  :attr:`PolicyEnvironment.max_snapshot_lag`, the deepest lag that leaves a document;
+- a session-keyed result cache: :attr:`PolicyEnvironment.session_cache` and
+  :meth:`PolicyEnvironment.cached_results` (``served_session`` hands an entry back);
+- shard assignment and availability: :meth:`PolicyEnvironment.shard_names`,
+  :meth:`PolicyEnvironment.shard_of` (``shards``, ``down_shards``);
+- an access filter: :func:`~simulator.endpoints.search.readable` (``revoked_groups``), and
+  pinning (``pinned_doc_ids``).
 """
 
 from __future__ import annotations
 
-import random
 import threading
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import ValidationError
 
+import simulator.endpoints.shards as sharding
 from simulator.corpus.model import Corpus, Document, SessionContext, Task
 from simulator.endpoints.conditions import HEALTHY, EndpointConditions, MetadataCorruption
 from simulator.endpoints.document_payload import DOCUMENT_SCHEMA_VERSION
 from simulator.endpoints.registry import DocumentRegistry
 from simulator.endpoints.search import Ranked, assemble, pin, readable
-from simulator.endpoints.shards import DEFAULT_SHARDS, shards_down
 from simulator.errors import UsageError
 from simulator.registry import Registry
 from simulator.retrieval.base import DEFAULT_RETRIEVER, DEFAULT_TOP_K, RetrievalContext, Retriever
@@ -50,7 +61,7 @@ class PolicyEnvironment:
     """The search and registry endpoints of one corpus."""
 
     def __init__(self, corpus: Corpus, *, retriever: str = DEFAULT_RETRIEVER,
-                 top_k: int = DEFAULT_TOP_K, shards: int = DEFAULT_SHARDS) -> None:
+                 top_k: int = DEFAULT_TOP_K, shards: int = sharding.DEFAULT_SHARDS) -> None:
         if top_k < 1:
             raise UsageError(f"top_k must be at least 1, got {top_k}")
         if shards < 1:
@@ -61,19 +72,20 @@ class PolicyEnvironment:
         self.top_k = top_k
         self.shards = shards
         self.registry = DocumentRegistry.from_corpus(corpus)
+        self._versions_kept = max((len(self.registry.lineage(d.doc_id))
+                                   for d in self.registry.documents), default=1)
         self._indexes: dict[_IndexKey, tuple[DocumentIndex, dict[str, Document],
                                              dict[str, Any]]] = {}
         self._rankings: dict[tuple[_IndexKey, str, str, bool], Ranked] = {}
         self._lock = threading.RLock()  # _build_index re-enters via index() for a base index
-        self._units = {lab.task_id: lab.unit for lab in corpus.labels}
-        self._unit_docs = {lab.unit: (*lab.required_doc_ids, *lab.superseded_doc_ids)
-                           for lab in corpus.labels}
-        self._task_by_session = {t.session.session_id: t for t in corpus.tasks}
-        self._mixups: dict[tuple[str, int, EndpointConditions], Task] = {}
+        self.session_cache: Mapping[str, Task] = MappingProxyType(
+            {t.session.session_id: t for t in corpus.tasks})
+        """The session-keyed result cache: session id -> the task it holds results for (the
+        question that session asked, answered for that session)."""
 
     @classmethod
     def from_corpus(cls, corpus: Corpus, retriever: str = DEFAULT_RETRIEVER,
-                    top_k: int = DEFAULT_TOP_K, shards: int = DEFAULT_SHARDS
+                    top_k: int = DEFAULT_TOP_K, shards: int = sharding.DEFAULT_SHARDS
                     ) -> PolicyEnvironment:
         return cls(corpus, retriever=retriever, top_k=top_k, shards=shards)
 
@@ -83,13 +95,13 @@ class PolicyEnvironment:
                         conditions: EndpointConditions = HEALTHY) -> dict[str, Any]:
         """Search the policy index for ``query`` on behalf of ``session`` (schema v2)."""
         caller = _session(session)
-        if conditions.session_mixup_seed is not None:
+        if conditions.served_session is not None:
             # The cache hands back what the other session received: the environment-wide
             # state (snapshot, corruption, outage) applies, the caller's own access and pins
             # do not.
-            shared = conditions.model_copy(update={"session_mixup_seed": None,
+            other = self._cached_task(conditions.served_session)
+            shared = conditions.model_copy(update={"served_session": None,
                                                    "pinned_doc_ids": (), "revoked_groups": ()})
-            other = self._other_session_task(caller, conditions.session_mixup_seed, shared)
             return self.search_policies(other.question, other.session, shared)
         key: _IndexKey = (conditions.snapshot_lag, conditions.corruption)
         _, documents, snapshot = self._index(key)
@@ -97,9 +109,11 @@ class PolicyEnvironment:
         if conditions.pinned_doc_ids:
             ranked = pin(ranked, self._ranked(key, query, caller, full=True),
                          conditions.pinned_doc_ids, self.top_k)
-        outage = conditions.shard_outage
-        shards = (outage.shards or self.shards) if outage is not None else self.shards
-        down = shards_down(outage, shards) if outage is not None else ()
+        shards = conditions.shards or self.shards
+        down = conditions.down_shards
+        if down and not set(down) <= set(self.shard_names(shards)):
+            raise UsageError(f"down_shards {', '.join(down)}: an index split into {shards} has "
+                             f"shards {', '.join(self.shard_names(shards))}")
         return assemble(query=query, session=caller, ranked=ranked, documents=documents,
                         snapshot=snapshot, shards=shards, down=down,
                         revoked=conditions.revoked_groups)
@@ -134,12 +148,55 @@ class PolicyEnvironment:
             raise UsageError(f"tool {name!r} called without argument {missing.args[0]!r}; "
                              f"got {', '.join(args) or 'no arguments'}") from None
 
-    # -- index variants and rankings ---------------------------------------------------
+    # -- primitives: index snapshots ----------------------------------------------------
 
     def index(self, snapshot_lag: int = 0,
               corruption: MetadataCorruption | None = None) -> DocumentIndex:
-        """The index the search endpoint serves under these conditions (cached)."""
+        """The index the search endpoint serves under these conditions (cached).
+
+        ``snapshot_lag`` > 0 is the index as it was built that many versions ago
+        (:meth:`DocumentRegistry.snapshot`): the newest versions are absent and the newest
+        remaining one carries the status it had then.
+        """
         return self._index((snapshot_lag, corruption))[0]
+
+    @property
+    def max_snapshot_lag(self) -> int:
+        """The deepest snapshot lag that still holds a document: a policy's versions, minus 1."""
+        return self._versions_kept - 1
+
+    # -- primitives: the session-keyed result cache ------------------------------------
+
+    def cached_results(self, session_id: str,
+                       conditions: EndpointConditions = HEALTHY) -> tuple[str, ...]:
+        """The doc ids the cache holds for ``session_id``, best first.
+
+        They are what that session's own question returned for that session, ranked on the
+        index ``conditions`` select (snapshot and corruption), before shard loss and access
+        trimming.
+        """
+        task = self._cached_task(session_id)
+        key: _IndexKey = (conditions.snapshot_lag, conditions.corruption)
+        return tuple(d for d, _ in self._ranked(key, task.question, task.session, full=False))
+
+    def _cached_task(self, session_id: str) -> Task:
+        task = self.session_cache.get(session_id)
+        if task is None:
+            raise UsageError(f"the session cache of corpus {self.corpus.name!r} holds no entry "
+                             f"for session {session_id!r}")
+        return task
+
+    # -- primitives: shards ------------------------------------------------------------
+
+    def shard_names(self, shards: int | None = None) -> tuple[str, ...]:
+        """The shards of the index split into ``shards`` (default: this endpoint's), in order."""
+        return sharding.shard_names(shards or self.shards)
+
+    def shard_of(self, doc_id: str, shards: int | None = None) -> str:
+        """The shard holding ``doc_id`` (split into ``shards``, default this endpoint's)."""
+        return sharding.shard_of(doc_id, shards or self.shards)
+
+    # -- index variants and rankings ---------------------------------------------------
 
     def _index(self, key: _IndexKey) -> tuple[DocumentIndex, dict[str, Document],
                                               dict[str, Any]]:
@@ -163,12 +220,10 @@ class PolicyEnvironment:
         else:
             docs = self.registry.snapshot(lag)
             if not docs:
-                deepest = max(len(self.registry.lineage(d.doc_id))
-                              for d in self.registry.documents)
-                raise UsageError(f"stale_index: versions_behind={lag} leaves an empty index "
-                                 f"snapshot: corpus {self.corpus.name} keeps at most "
-                                 f"{deepest} version(s) of a policy, so use at most "
-                                 f"{deepest - 1}")
+                deepest = self._versions_kept
+                raise UsageError(f"snapshot_lag={lag} leaves an empty index snapshot: corpus "
+                                 f"{self.corpus.name} keeps at most {deepest} version(s) of "
+                                 f"a policy, so use at most {deepest - 1}")
             built = max((d.effective_year for d in docs), default=0)
             index = DocumentIndex.from_corpus(self.corpus, docs,
                                               snapshot_id=f"snapshot-{built}-r{lag}",
@@ -188,35 +243,6 @@ class PolicyEnvironment:
             found = tuple((h.doc_id, h.score) for h in hits)
             self._rankings[cache_key] = found
         return found
-
-    def _other_session_task(self, caller: SessionContext, seed: int,
-                            conditions: EndpointConditions) -> Task:
-        """Whose cached results a mixed-up session cache hands back.
-
-        Another task's, of another policy unit, drawn from the caller's session and
-        ``seed``; the first such task (in drawn order) whose results share no version of the
-        caller's policy, so the mix-up never hands back the caller's own evidence by chance.
-        """
-        memo = (caller.session_id, seed, conditions)
-        found = self._mixups.get(memo)
-        if found is not None:
-            return found
-        own = self._task_by_session.get(caller.session_id)
-        own_unit = self._units.get(own.task_id) if own is not None else None
-        own_docs = set(self._unit_docs.get(own_unit, ())) if own_unit is not None else set()
-        candidates = [t for t in self.corpus.tasks
-                      if t.session.session_id != caller.session_id
-                      and (own_unit is None or self._units.get(t.task_id) != own_unit)]
-        if not candidates:
-            raise UsageError("wrong_session needs another session of another policy unit; "
-                             f"corpus {self.corpus.name!r} has none")
-        random.Random(f"wrong_session|{seed}|{caller.session_id}").shuffle(candidates)
-        key: _IndexKey = (conditions.snapshot_lag, conditions.corruption)
-        chosen = next((t for t in candidates if own_docs.isdisjoint(
-            d for d, _ in self._ranked(key, t.question, t.session, full=False))),
-            candidates[0])
-        self._mixups[memo] = chosen
-        return chosen
 
 
 def _session(session: SessionContext | Mapping[str, Any]) -> SessionContext:

@@ -52,7 +52,10 @@ def render_hit(doc: Document, score: float, rank: int) -> dict[str, Any]:
 
 
 def readable(doc: Document, session: SessionContext, revoked: Collection[str]) -> bool:
-    """May this caller read ``doc``? Same tenant, and one of its live access groups."""
+    """The access filter: may this caller read ``doc``?
+
+    Same tenant, and one of the session's access groups that is not ``revoked`` for the call.
+    """
     return (doc.tenant == session.tenant and doc.access_group in session.access_groups
             and doc.access_group not in revoked)
 

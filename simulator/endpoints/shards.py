@@ -1,17 +1,15 @@
-"""Shards: which shard holds a document, and which shards an outage has taken down.
+"""Shards: how the index is split, and which shard holds a document.
 
 Documents are assigned to shards by a hash of their id, so the assignment is stable across
-processes and reveals nothing about a document. An outage is evaluated per shard from
-string-seeded ``random.Random`` draws (stable across processes and Python hash seeds).
+processes and reveals nothing about a document. Which shards answer a call is not decided
+here: a fault (``partial_timeout``) decides, and names the down shards in the call's
+:class:`~simulator.endpoints.conditions.EndpointConditions`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from functools import lru_cache
-
-from simulator.endpoints.conditions import ShardOutage
 
 DEFAULT_SHARDS = 4
 
@@ -28,25 +26,5 @@ def shard_of(doc_id: str, shards: int = DEFAULT_SHARDS) -> str:
 
 
 def shard_names(shards: int = DEFAULT_SHARDS) -> tuple[str, ...]:
+    """Every shard of an index split into ``shards`` shards, in shard order."""
     return tuple(shard_name(i) for i in range(shards))
-
-
-@lru_cache(maxsize=65536)
-def shards_down(outage: ShardOutage, shards: int) -> tuple[str, ...]:
-    """The shards that have not answered at ``outage.attempt``, in shard order.
-
-    A shard is down at attempt ``a`` when it timed out on attempt 0 and failed every
-    recovery draw at attempts 1..a. Recovery is monotone: a retry never loses a shard.
-    """
-    down = []
-    for name in shard_names(shards):
-        draw = random.Random(f"{outage.key}|{name}|timeout").random()
-        is_down = draw < outage.timeout_probability
-        for attempt in range(1, outage.attempt + 1):
-            if not is_down:
-                break
-            recover = random.Random(f"{outage.key}|{name}|recover|{attempt}").random()
-            is_down = recover >= outage.recovery_probability
-        if is_down:
-            down.append(name)
-    return tuple(down)

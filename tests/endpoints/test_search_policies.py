@@ -7,14 +7,7 @@ import json
 import pytest
 
 from simulator.corpus import Corpus
-from simulator.endpoints import (
-    EndpointConditions,
-    PolicyEnvironment,
-    SearchPayload,
-    ShardOutage,
-    shard_of,
-    shards_down,
-)
+from simulator.endpoints import EndpointConditions, PolicyEnvironment, SearchPayload, shard_of
 from simulator.errors import UsageError
 
 
@@ -84,19 +77,17 @@ def test_documents_are_spread_over_four_shards_by_id_hash(corpus: Corpus) -> Non
     assert shard_of("doc_abc") == shard_of("doc_abc")
 
 
-def test_an_outage_drops_the_hits_of_down_shards_and_names_them(
-        corpus: Corpus, env: PolicyEnvironment) -> None:
+def test_down_shards_lose_their_hits_and_are_named(corpus: Corpus,
+                                                   env: PolicyEnvironment) -> None:
     task = corpus.tasks[3]
     clean = _validate(env.search_policies(task.question, task.session))
-    outage = ShardOutage(key="k", attempt=0, timeout_probability=1.0, recovery_probability=0.0)
-    payload = _validate(env.search_policies(task.question, task.session,
-                                            EndpointConditions(shard_outage=outage)))
+    every = EndpointConditions(down_shards=env.shard_names())
+    payload = _validate(env.search_policies(task.question, task.session, every))
     assert payload.partial and payload.hits == ()
     assert payload.missing_shards == ("shard-0", "shard-1", "shard-2", "shard-3")
-    half = ShardOutage(key="k2", attempt=0, timeout_probability=0.5, recovery_probability=0.0)
-    down = shards_down(half, 4)
+    down = ("shard-1", "shard-3")
     partial = _validate(env.search_policies(task.question, task.session,
-                                            EndpointConditions(shard_outage=half)))
+                                            EndpointConditions(down_shards=down)))
     assert partial.missing_shards == down
     assert [h.doc_id for h in partial.hits] == [
         h.doc_id for h in clean.hits if shard_of(h.doc_id) not in down]
@@ -142,6 +133,6 @@ def test_a_snapshot_older_than_every_policy_is_a_usage_error(corpus: Corpus,
                                                              env: PolicyEnvironment) -> None:
     """enterprise_v2 keeps two versions of each policy: two versions behind leaves nothing."""
     task = corpus.tasks[0]
-    with pytest.raises(UsageError, match=r"versions_behind=2 leaves an empty index snapshot.*"
+    with pytest.raises(UsageError, match=r"snapshot_lag=2 leaves an empty index snapshot.*"
                                          r"at most 2 version\(s\).*use at most 1"):
         env.search_policies(task.question, task.session, EndpointConditions(snapshot_lag=2))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from middleware import FaultContext, build_tool_chain, check_contract, compose
-from simulator.corpus import Labels, Task
-from simulator.endpoints import PolicyEnvironment
+from middleware.faults.wrong_session import other_session
+from simulator.corpus import Corpus, Labels, Task
+from simulator.endpoints import EndpointConditions, PolicyEnvironment
 from tests.middleware.conftest import run_record, search_call
 
 
@@ -57,3 +58,22 @@ def test_a_fault_only_touches_the_tools_it_declares(env: PolicyEnvironment,
     ctx = FaultContext(task=task, labels=labels)
     drifted = build_tool_chain("schema_drift", env).invoke(call, ctx)
     assert drifted == env.fetch_document(labels.required_doc_ids[0], task.session)
+
+
+def test_wrong_session_judges_its_choice_on_the_index_the_outer_faults_selected(
+        env: PolicyEnvironment, records: list[tuple[Task, Labels]]) -> None:
+    chain = build_tool_chain(_scenario("stale_index", "wrong_session"), env)
+    for task, labels in records[:20]:
+        call, _ = chain.prepare(search_call(task), FaultContext(task=task, labels=labels))
+        assert call.conditions == EndpointConditions(
+            snapshot_lag=1, served_session=other_session(
+                env, task.session.session_id, 0, EndpointConditions(snapshot_lag=1)))
+
+
+def test_the_chain_hands_its_environment_to_the_faults_unless_the_context_names_one(
+        env: PolicyEnvironment, tiny_corpus: Corpus) -> None:
+    chain = build_tool_chain("clean", env)
+    assert chain.context(FaultContext()).environment is env
+    other = PolicyEnvironment.from_corpus(tiny_corpus)
+    assert chain.context(FaultContext(environment=other)).environment is other
+    assert build_tool_chain("clean").context(FaultContext()).environment is None

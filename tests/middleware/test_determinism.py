@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 from middleware import SCENARIO_NAMES, ToolChain, build_tool_chain
+from middleware.faults.wrong_session import other_session
 from simulator.corpus import Corpus, Labels, Task
-from simulator.endpoints import PolicyEnvironment
+from simulator.endpoints import HEALTHY, PolicyEnvironment
 from tests.middleware.conftest import run_record
 
 HASH_SCRIPT = """
@@ -73,3 +74,11 @@ def test_seed_dependent_faults_change_with_the_seed(chains: dict[str, ToolChain]
                                for t, lab in records[:30]], sort_keys=True)
                    for s in (0, 1)}
         assert len(outputs) == 2, name
+
+
+def test_the_wrong_session_choice_keeps_no_state_between_calls(
+        env: PolicyEnvironment, records: list[tuple[Task, Labels]]) -> None:
+    callers = [task.session.session_id for task, _ in records[:40]]
+    forward = [other_session(env, c, 1, HEALTHY) for c in callers]
+    backward = [other_session(env, c, 1, HEALTHY) for c in reversed(callers)]
+    assert forward == backward[::-1]

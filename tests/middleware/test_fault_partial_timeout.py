@@ -3,10 +3,15 @@ retry recovers some records but not all."""
 
 from __future__ import annotations
 
-from middleware import ToolChain, check_contract
-from simulator.corpus import Labels, Task
-from simulator.endpoints import shard_of
-from tests.middleware.conftest import run_record
+import pytest
+
+from middleware import FaultContext, ToolChain, build_tool_chain, check_contract, compose
+from middleware.faults.partial_timeout import still_down
+from middleware.scenarios import FaultSpec
+from simulator.corpus import Corpus, Labels, Task
+from simulator.endpoints import EndpointConditions, PolicyEnvironment, shard_of
+from simulator.errors import UsageError
+from tests.middleware.conftest import run_record, search_call
 
 
 def _required_shard_down(raw: dict, labels: Labels) -> bool:
@@ -72,3 +77,51 @@ def test_the_outage_is_fixed_by_task_attempt_and_seed(
     by_seed = {tuple(run_record(chain, task, labels, seed=s)["missing_shards"])
                for s in range(12)}
     assert len(by_seed) > 1
+
+
+def test_the_fault_names_the_shards_its_draws_took_down(
+        chains: dict[str, ToolChain], env: PolicyEnvironment,
+        records: list[tuple[Task, Labels]]) -> None:
+    task, labels = records[11]
+    for attempt in range(3):
+        ctx = FaultContext(task=task, labels=labels, attempt=attempt, seed=4)
+        call, _ = chains["partial_timeout"].prepare(search_call(task), ctx)
+        key = f"partial_timeout|{ctx.key()}"
+        assert call.conditions == EndpointConditions(down_shards=tuple(
+            s for s in env.shard_names() if still_down(key, s, attempt, 0.65, 0.5)))
+        assert run_record(chains["partial_timeout"], task, labels, attempt=attempt, seed=4
+                          )["missing_shards"] == list(call.conditions.down_shards)
+
+
+def test_a_shard_is_down_until_a_recovery_draw_brings_it_back() -> None:
+    assert not still_down("k", "shard-0", 0, 0.0, 0.0)
+    assert still_down("k", "shard-0", 5, 1.0, 0.0)
+    assert not still_down("k", "shard-0", 1, 1.0, 1.0)
+    for shard in ("shard-0", "shard-1", "shard-2", "shard-3"):
+        states = [still_down("key", shard, a, 0.65, 0.5) for a in range(6)]
+        assert states == sorted(states, reverse=True)
+
+
+def test_the_draws_cover_the_environments_shards_or_the_faults_own_split(
+        tiny_corpus: Corpus) -> None:
+    env = PolicyEnvironment.from_corpus(tiny_corpus, shards=3)
+    task, labels = tiny_corpus.tasks[0], tiny_corpus.labels[0]
+    everything_down = compose("all_down", FaultSpec(name="partial_timeout", params={
+        "timeout_probability": 1.0, "recovery_probability": 0.0}),
+        layer="completeness", answerable=False)
+    raw = run_record(build_tool_chain(everything_down, env), task, labels)
+    assert raw["missing_shards"] == ["shard-0", "shard-1", "shard-2"] and raw["hits"] == []
+    seven = compose("seven", FaultSpec(name="partial_timeout", params={
+        "timeout_probability": 1.0, "recovery_probability": 0.0, "shards": 7}),
+        layer="completeness", answerable=False)
+    call, _ = build_tool_chain(seven, env).prepare(search_call(task),
+                                                   FaultContext(task=task, labels=labels))
+    assert call.conditions.shards == 7 and call.conditions.down_shards == env.shard_names(7)
+
+
+def test_without_the_environment_the_fault_cannot_draw(records: list[tuple[Task, Labels]]
+                                                       ) -> None:
+    task, labels = records[0]
+    with pytest.raises(UsageError, match="'partial_timeout' makes its choice"):
+        build_tool_chain("partial_timeout").invoke(
+            search_call(task), FaultContext(task=task, labels=labels), endpoint=lambda c: {})

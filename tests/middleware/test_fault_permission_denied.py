@@ -10,7 +10,7 @@ import pytest
 from middleware import FaultContext, ToolChain, build_tool_chain, check_contract, compose
 from middleware.scenarios import FaultSpec
 from simulator.corpus import Corpus, Labels, Task
-from simulator.endpoints import PolicyEnvironment
+from simulator.endpoints import EndpointConditions, PolicyEnvironment
 from simulator.errors import UsageError
 from tests.middleware.conftest import search_call
 
@@ -62,3 +62,12 @@ def test_explicit_groups_are_revoked_instead(env: PolicyEnvironment, corpus: Cor
     raw = build_tool_chain(scenario, env).invoke(search_call(task), FaultContext(task=task))
     assert all(h["metadata"]["access_group"] != "all-staff" for h in raw["hits"])
     assert "all-staff" not in json.dumps([h["metadata"] for h in raw["hits"]])
+
+
+def test_the_fault_revokes_the_tasks_group_and_pins_its_required_documents(
+        chains: dict[str, ToolChain], records: list[tuple[Task, Labels]]) -> None:
+    task, labels = records[0]
+    call, _ = chains["permission_denied"].prepare(search_call(task),
+                                                  FaultContext(task=task, labels=labels))
+    assert call.conditions == EndpointConditions(revoked_groups=(labels.access_group,),
+                                                 pinned_doc_ids=labels.required_doc_ids)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from middleware import ToolChain, check_contract
+import pytest
+
+from middleware import FaultContext, ToolChain, build_tool_chain, check_contract, compose
+from middleware.scenarios import FaultSpec
 from simulator.corpus import Corpus, Labels, Task
-from simulator.endpoints import PolicyEnvironment
+from simulator.endpoints import EndpointConditions, PolicyEnvironment
+from simulator.errors import UsageError
+from tests.middleware.conftest import run_record, search_call
 
 
 def test_current_versions_are_absent_from_every_stale_payload(
@@ -49,8 +54,24 @@ def test_the_live_registry_reveals_the_newer_version(
 
 def test_retries_do_not_refresh_the_index(chains: dict[str, ToolChain],
                                           records: list[tuple[Task, Labels]]) -> None:
-    from tests.middleware.conftest import run_record
-
     task, labels = records[7]
     chain = chains["stale_index"]
     assert run_record(chain, task, labels, attempt=3) == run_record(chain, task, labels)
+
+
+def test_the_fault_asks_for_the_snapshot_versions_behind(
+        chains: dict[str, ToolChain], records: list[tuple[Task, Labels]]) -> None:
+    task, labels = records[0]
+    call, _ = chains["stale_index"].prepare(search_call(task),
+                                            FaultContext(task=task, labels=labels))
+    assert call.conditions == EndpointConditions(snapshot_lag=1)
+
+
+def test_a_lag_past_every_policy_names_the_faults_parameter(
+        env: PolicyEnvironment, records: list[tuple[Task, Labels]]) -> None:
+    task, labels = records[0]
+    too_old = compose("too_old", FaultSpec(name="stale_index", params={"versions_behind": 2}),
+                      layer="freshness", answerable=False)
+    with pytest.raises(UsageError, match=r"stale_index: versions_behind=2 leaves an empty "
+                                         r"index snapshot.*at most 2 version\(s\).*at most 1"):
+        run_record(build_tool_chain(too_old, env), task, labels)
