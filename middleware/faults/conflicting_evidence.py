@@ -1,8 +1,9 @@
 """conflicting_evidence (evidence): the current and superseded versions come back together,
 with a note that contradicts one of them.
 
-Mechanic: the endpoint pins every version of the task's policy (its required and superseded
-documents) among the hits, displacing the lowest-ranked others; metadata stays intact. A
+Mechanic: this fault pins every version of the task's policy (its required and superseded
+documents) among the hits (``EndpointConditions.pinned_doc_ids``); the endpoint places them,
+displacing the lowest-ranked others; metadata stays intact. A
 records notice is attached in ``notes``: drawn per (seed, task), it either claims the
 superseded version is still in force (contradicting the current one) or that it was
 withdrawn long ago and the newer revision is provisional. The evidence to answer is all

@@ -1,7 +1,8 @@
 """corrupted_metadata (metadata): status, effective year and domain fields are corrupted.
 
-Mechanic: the endpoint's metadata store is corrupted deterministically from the record seed
-(:func:`simulator.retrieval.corruption.corrupt_metadata`): the retriever ranks the corrupted
+Mechanic: this fault asks for an index whose metadata ``fields`` are corrupted with the run's
+seed (``EndpointConditions.corruption``); the endpoint builds it once per seed with
+:func:`simulator.retrieval.corruption.corrupt_metadata`. The retriever ranks the corrupted
 index (its domain cues and validity rerank read the corrupted fields) and the payload
 carries the corrupted metadata. Text, ids and versions are intact; the live registry
 (``fetch_document``) is not corrupted, which is what a metadata integrity check compares to.

@@ -1,12 +1,14 @@
 """permission_denied (authorization): the caller may not read the required documents.
 
-Mechanic: for this call the caller loses the access group of the task's required
-documents (or the ``groups`` given), and the search finds the required documents (they are
-pinned among the candidates, so the denial shows even when the retriever would have ranked
-them lower). The endpoint trims every hit of a revoked group: it is withheld, counted in
-``access.withheld_count`` with ``access.denied`` set, and its text and metadata never leave
-the endpoint. The registry endpoint applies the same revocation. No
-contract mode un-denies; the safe outcome is an access-aware non-answer.
+Mechanic: this fault decides what the caller loses for this call: the access group of the
+task's required documents (from its labels), or the ``groups`` given
+(``EndpointConditions.revoked_groups``). With the task's group it also pins the required
+documents among the hits (``pinned_doc_ids``), so the denial shows even when the retriever
+would have ranked them lower. The endpoint's access filter
+(:func:`simulator.endpoints.search.readable`) then trims every hit of a revoked group: it is
+withheld, counted in ``access.withheld_count`` with ``access.denied`` set, and its text and
+metadata never leave the endpoint. The registry endpoint (``fetch_document``) applies the
+same filter. No contract mode un-denies; the safe outcome is an access-aware non-answer.
 """
 
 from __future__ import annotations
