@@ -22,9 +22,11 @@ from pydantic import BaseModel, ValidationError
 from simulator.archive.row import (
     ARCHIVE_FIELDS,
     ARCHIVE_VERSION,
+    OPTIONAL_FIELDS,
     ArchiveHeader,
     ArchiveRow,
     row_key,
+    row_values,
 )
 from simulator.errors import ArchiveError
 
@@ -38,15 +40,19 @@ class Archive:
 
 
 def _line(model: BaseModel, *, exclude_defaults: bool = False) -> str:
-    return json.dumps(model.model_dump(mode="json", exclude_defaults=exclude_defaults),
-                      separators=(",", ":"), ensure_ascii=True)
+    return _json(model.model_dump(mode="json", exclude_defaults=exclude_defaults))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
 def encode_archive(archive: Archive) -> bytes:
     """The archive's exact file bytes (header fields at their default are left out)."""
     rows = sorted(archive.rows, key=row_key)
+    columns = archive.header.fields
     text = "".join([_line(archive.header, exclude_defaults=True) + "\n",
-                    *(_line(m) + "\n" for m in rows)])
+                    *(_json(row_values(m, columns)) + "\n" for m in rows)])
     return gzip.compress(text.encode("ascii"), compresslevel=9, mtime=0)
 
 
@@ -97,9 +103,11 @@ def _parse_header(name: str, line: bytes) -> ArchiveHeader:
         header = ArchiveHeader.model_validate(raw)
     except ValidationError as exc:
         raise ArchiveError(f"{name}: line 1 (header): {describe_error(exc)}") from None
-    if tuple(header.fields) != ARCHIVE_FIELDS:
+    known = [f for f in ARCHIVE_FIELDS if f in header.fields or f not in OPTIONAL_FIELDS]
+    if header.fields != known:
         raise ArchiveError(f"{name}: line 1 (header): field 'fields': {header.fields} is not "
-                           f"the archive allowlist {list(ARCHIVE_FIELDS)}")
+                           f"the archive allowlist {list(ARCHIVE_FIELDS)} (optional: "
+                           f"{', '.join(OPTIONAL_FIELDS)})")
     return header
 
 
@@ -113,6 +121,11 @@ def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> lis
             row = ArchiveRow.model_validate_json(line)
         except ValidationError as exc:
             raise ArchiveError(f"{name}: line {number}: {describe_error(exc)}") from None
+        unlisted = [f for f in OPTIONAL_FIELDS
+                    if f not in header.fields and getattr(row, f) != OPTIONAL_FIELDS[f]]
+        if unlisted:
+            raise ArchiveError(f"{name}: line {number}: field {unlisted[0]!r}: not in the "
+                               "header's field list")
         if row.run_id != header.run_id:
             raise ArchiveError(f"{name}: line {number}: field 'run_id': {row.run_id!r} is not "
                                f"the header's run {header.run_id!r}")

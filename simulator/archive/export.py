@@ -8,7 +8,7 @@ archive start from identical rows.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +17,17 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from simulator.agent.pipelines import pipeline_of
 from simulator.archive.codec import Archive, describe_error, write_archive
 from simulator.archive.row import (
-    ARCHIVE_FIELDS,
     ARCHIVE_VERSION,
+    REQUIRED_FIELDS,
     ArchiveHeader,
     ArchiveRow,
+    columns_in_use,
     row_key,
 )
 from simulator.errors import ArchiveError, UsageError
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
+from simulator.vocabulary import DEFAULT_AGENT
 
 _REQUIRED_MANIFEST_KEYS = ("run_id", "corpus_hash", "created", "versions")
 
@@ -43,8 +45,17 @@ def rows_from_records(records: Iterable[RunRecord]) -> list[ArchiveRow]:
     return sorted((row_from_record(r) for r in records), key=row_key)
 
 
-def header_from_manifest(manifest: Mapping[str, Any]) -> ArchiveHeader:
-    """The archive header: provenance copied from the run manifest, nothing more."""
+def agent_of(manifest: Mapping[str, Any] | None) -> str:
+    """The agent a run was made with, from its manifest (runs made before the option
+    existed are the pipeline's)."""
+    config = (manifest or {}).get("config") or {}
+    return str(config.get("agent", DEFAULT_AGENT))
+
+
+def header_from_manifest(manifest: Mapping[str, Any],
+                         fields: Sequence[str] = REQUIRED_FIELDS) -> ArchiveHeader:
+    """The archive header: provenance copied from the run manifest, and the columns the
+    rows hold (the required ones unless an optional one is in use)."""
     missing = [k for k in _REQUIRED_MANIFEST_KEYS if k not in manifest]
     if missing:
         raise ArchiveError(f"run manifest: missing {', '.join(map(repr, missing))}")
@@ -60,8 +71,9 @@ def header_from_manifest(manifest: Mapping[str, Any]) -> ArchiveHeader:
         "corpus_hash": manifest["corpus_hash"],
         "prompt_template_hashes": dict(sorted(templates.items())),
         "versions": dict(sorted(versions.items())),
-        "fields": list(ARCHIVE_FIELDS),
+        "fields": list(fields),
         "pipeline": pipeline_of(manifest),
+        "agent": agent_of(manifest),
     }
     try:
         return ArchiveHeader.model_validate(raw)
@@ -71,8 +83,8 @@ def header_from_manifest(manifest: Mapping[str, Any]) -> ArchiveHeader:
 
 def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecord]) -> Archive:
     """An in-memory archive; every record must belong to the manifest's run."""
-    header = header_from_manifest(manifest)
     rows = rows_from_records(records)
+    header = header_from_manifest(manifest, columns_in_use(rows))
     for row in rows:
         if row.run_id != header.run_id:
             raise ArchiveError(f"record of run {row.run_id!r} in run {header.run_id!r}: a run "

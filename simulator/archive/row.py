@@ -8,11 +8,13 @@ hash, so prose cannot ride along in a permitted field either.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from simulator.runner.record import RunRecord
+from simulator.vocabulary import DEFAULT_AGENT
 
 ARCHIVE_VERSION = 1
 """Bump when the row or header shape changes; loaders reject versions they do not know."""
@@ -30,13 +32,14 @@ Count = Annotated[int, Field(ge=0)]
 AS_RECORDED: Any = object()
 """In the allowlist: keep the run record's own type for this field (a bool, a layer)."""
 
-ALLOWLIST: tuple[tuple[str, Any], ...] = (
+ALLOWLIST: tuple[tuple[str, Any] | tuple[str, Any, Any], ...] = (
     ("run_id", Identifier),
     ("provider", Identifier),       # ``local`` for the deterministic reader
     ("model", Identifier),
     ("scenario", Identifier),
     ("contract_mode", Identifier),
     ("arm", Identifier),
+    ("agent", Identifier, DEFAULT_AGENT),  # written only when not the pipeline
     ("task_row", Count),            # position of the task in corpus order, 0..N-1
     ("unit", Count),                # policy unit index: the cluster for statistics
     ("variant", Count),
@@ -55,17 +58,19 @@ ALLOWLIST: tuple[tuple[str, Any], ...] = (
 )
 """The only fields of a :class:`~simulator.runner.record.RunRecord` an archive may hold, in
 column order, each with the constraint its value must meet (``AS_RECORDED``: the record's
-own type). Adding a field to the archive is one line here, and nothing else."""
+own type) and, for an optional column, its default: an optional column is written only in
+archives where some row differs from it, so archives made before it existed read, and
+write, unchanged. Adding a field to the archive is one line here, and nothing else."""
 
 
 def _allowlisted() -> type[BaseModel]:
     fields: dict[str, Any] = {}
-    for name, constraint in ALLOWLIST:
+    for name, constraint, *default in ALLOWLIST:
         if name not in RunRecord.model_fields:
             raise TypeError(f"archive allowlist names {name!r}, which a run record lacks")
         kind = RunRecord.model_fields[name].annotation if constraint is AS_RECORDED \
             else constraint
-        fields[name] = (kind, ...)
+        fields[name] = (kind, default[0] if default else ...)
     return create_model("AllowlistedRecord", __config__=ConfigDict(
         frozen=True, extra="forbid", strict=True), **fields)
 
@@ -80,8 +85,28 @@ class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLO
         return cls.model_validate({name: getattr(record, name) for name in ARCHIVE_FIELDS})
 
 
-ARCHIVE_FIELDS: tuple[str, ...] = tuple(name for name, _ in ALLOWLIST)
+ARCHIVE_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in ALLOWLIST)
 """The allowlist's field names, in column order."""
+
+OPTIONAL_FIELDS: dict[str, Any] = {entry[0]: entry[2] for entry in ALLOWLIST if len(entry) == 3}
+"""Optional columns and their defaults."""
+
+REQUIRED_FIELDS: tuple[str, ...] = tuple(f for f in ARCHIVE_FIELDS if f not in OPTIONAL_FIELDS)
+"""The columns every archive holds."""
+
+
+def columns_in_use(rows: Iterable[ArchiveRow]) -> list[str]:
+    """The columns an archive of ``rows`` holds: every required one, and each optional one
+    some row sets to another value than its default; allowlist order."""
+    used = {name for row in rows for name, default in OPTIONAL_FIELDS.items()
+            if getattr(row, name) != default}
+    return [name for name in ARCHIVE_FIELDS if name not in OPTIONAL_FIELDS or name in used]
+
+
+def row_values(row: ArchiveRow, columns: Sequence[str]) -> dict[str, Any]:
+    """The row as written: its ``columns``, in order, as JSON values."""
+    values = row.model_dump(mode="json")
+    return {name: values[name] for name in columns}
 
 ROW_KEY: tuple[str, ...] = ("provider", "model", "arm", "scenario", "contract_mode", "task_row")
 """Identifies a row within an archive; rows are written sorted by it."""
@@ -108,3 +133,5 @@ class ArchiveHeader(BaseModel):
     pipeline: Literal["paper", "open"] = "paper"
     """The pipeline's own stops (simulator/agent/pipelines.py); written only when not the
     paper's, so archives made before the option existed read and write unchanged."""
+    agent: Identifier = DEFAULT_AGENT
+    """The agent under test (simulator/agents/); written only when not the pipeline."""

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator.scoring.outcome import Outcome
+from simulator.vocabulary import DEFAULT_AGENT
 
 
 class RecordKey(BaseModel):
@@ -18,9 +19,13 @@ class RecordKey(BaseModel):
     contract_mode: str
     arm: str
     task_id: str
+    agent: str = DEFAULT_AGENT
 
     def as_str(self) -> str:
-        return "|".join((self.model, self.scenario, self.contract_mode, self.arm, self.task_id))
+        """The store key. The pipeline's keys have no agent part, as before agents existed,
+        so older run directories still resume."""
+        parts = (self.model, self.scenario, self.contract_mode, self.arm, self.task_id)
+        return "|".join(parts if self.agent == DEFAULT_AGENT else (self.agent, *parts))
 
 
 class RunRecord(Outcome):
@@ -35,6 +40,8 @@ class RunRecord(Outcome):
     scenario: str
     contract_mode: str
     arm: str
+    agent: str = DEFAULT_AGENT
+    """The agent under test (simulator/agents/): ``pipeline``, ``react`` or a user's."""
     task_id: str
     task_row: int
     unit: int
@@ -56,4 +63,5 @@ class RunRecord(Outcome):
     @property
     def key(self) -> RecordKey:
         return RecordKey(model=self.model, scenario=self.scenario,
-                         contract_mode=self.contract_mode, arm=self.arm, task_id=self.task_id)
+                         contract_mode=self.contract_mode, arm=self.arm, task_id=self.task_id,
+                         agent=self.agent)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.archive import ARCHIVE_FIELDS, ARCHIVE_VERSION, export_archive, load_archive
+from simulator.archive import ARCHIVE_VERSION, export_archive, load_archive
+from simulator.archive.row import REQUIRED_FIELDS
 from simulator.cli.main import main
 from simulator.errors import ArchiveError
 from tests.archive.run_factory import RUN_ID, manifest, record_from_row, small_rows
@@ -31,7 +32,7 @@ def test_export_writes_a_header_then_one_row_per_record(make_run: Callable[..., 
     assert header["archive_version"] == ARCHIVE_VERSION
     assert header["run_id"] == RUN_ID
     assert header["corpus_hash"] == "0123456789abcdef"
-    assert header["fields"] == list(ARCHIVE_FIELDS)
+    assert header["fields"] == list(REQUIRED_FIELDS)
     assert len(rows) == summary.rows == len(small_rows())
 
 
@@ -40,7 +41,7 @@ def test_every_row_holds_exactly_the_allowlisted_fields(make_run: Callable[..., 
     out = tmp_path / "a.jsonl.gz"
     export_archive(make_run(), out)
     _, *rows = _lines(out)
-    assert all(list(row) == list(ARCHIVE_FIELDS) for row in rows)
+    assert all(list(row) == list(REQUIRED_FIELDS) for row in rows)
 
 
 def test_booleans_are_json_booleans_and_a_missing_prompt_is_null(
