@@ -43,6 +43,9 @@ Pipeline = Literal["paper", "open"]
 PIPELINES: tuple[Pipeline, ...] = get_args(Pipeline)
 DEFAULT_PIPELINE: Pipeline = "paper"
 
+DEFAULT_AGENT = "pipeline"
+"""The agent under test unless ``--agent`` names another (simulator/agents/registry.py)."""
+
 Action = Literal["allow", "abstain", "reject", "retry"]
 """What a policy gate may decide after a tool call."""
 ACTIONS: tuple[Action, ...] = get_args(Action)

@@ -28,6 +28,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
 from middleware.adapters.langchain_tools import (
+    ATTEMPT_STATE_KEY,
     CONDITIONS_STATE_KEY,
     HONOURS_CONDITIONS,
     environment_of,
@@ -119,7 +120,10 @@ def _finish(chain: ToolChain, applied: _Applied, ctx: FaultContext,
 
 
 def _calls_before(state: Any, tool_name: str) -> int:
-    """Earlier calls of this tool in the run: the attempt number of this one."""
+    """Earlier calls of this tool in the run: the attempt number of this one. A harness that
+    calls the tool again within one tool call (a retry) says so with ATTEMPT_STATE_KEY."""
+    if isinstance(state, dict) and isinstance(state.get(ATTEMPT_STATE_KEY), int):
+        return int(state[ATTEMPT_STATE_KEY])
     messages = state.get("messages", []) if isinstance(state, dict) else []
     return sum(1 for m in messages if isinstance(m, ToolMessage) and m.name == tool_name)
 

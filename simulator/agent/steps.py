@@ -13,11 +13,12 @@ from typing import Any, cast
 
 from middleware import FaultContext, ToolCall, check_contract
 from simulator.agent.gate import Decision, GateInput
+from simulator.agent.observation import observe
 from simulator.agent.pipelines import stops_before_prompt
 from simulator.agent.state import AgentContext, Episode, EpisodeUpdate
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import Task
-from simulator.readers.base import Evidence, ReaderInput, unknown_answer
+from simulator.readers.base import ReaderInput, unknown_answer
 
 Step = Callable[[Episode, AgentContext], EpisodeUpdate]
 
@@ -53,28 +54,9 @@ def retrieve(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
 def contract(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     # A policy may take over the contract step (schema_repair turns strict into repair).
     mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
-    result = check_contract(episode["raw"], mode=mode)
-    payload = result.payload
-    hits = payload.hits if payload is not None else ()
-    trace = ToolCallTrace(
-        tool="search_policies", attempt=len(episode["calls"]), status=result.status,
-        valid=result.valid, repairs=tuple(result.repairs), errors=tuple(result.errors),
-        doc_ids=tuple(h.doc_id for h in hits),
-        session_id=payload.session_id if payload is not None else None,
-        snapshot_id=payload.index.snapshot_id if payload is not None else None,
-        partial=payload.partial if payload is not None else False,
-        missing_shards=tuple(payload.missing_shards) if payload is not None else (),
-        access_denied=payload.access.denied if payload is not None else False,
-    )
-    evidence = [
-        Evidence(doc_id=h.doc_id, title=h.title, text=h.text, status=h.metadata.status,
-                 effective_year=h.metadata.effective_year, version=h.metadata.version,
-                 domain=h.metadata.domain)
-        for h in hits
-    ]
-    notes = list(payload.notes) if payload is not None else []
-    return {"calls": [trace], "payloads": [payload], "evidence": evidence, "notes": notes,
-            "raw": None, "next": "policy_gate"}
+    seen = observe(check_contract(episode["raw"], mode=mode), attempt=len(episode["calls"]))
+    return {"calls": [seen.trace], "payloads": [seen.payload], "evidence": list(seen.evidence),
+            "notes": list(seen.notes), "raw": None, "next": "policy_gate"}
 
 
 def unavailable_reason(call: ToolCallTrace) -> str | None:

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from simulator.cli.run_cmd import add_pipeline_option
+from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
 
 EXAMPLES = """examples:
   layerrag credit --policy schema_repair                 # run both arms in a temp dir
@@ -54,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(parser, default=None,
                         note="; with --run, the pipeline the run was made with")
+    add_agent_option(parser)
     parser.set_defaults(func=_credit)
 
 
@@ -82,7 +83,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     config = RunConfig(models=(args.model,), scenarios=SCENARIO_NAMES, modes=(args.mode,),
                        arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
                        spec=str(args.spec) if args.spec else None, base_url=args.base_url,
-                       pipeline=args.pipeline or DEFAULT_PIPELINE)
+                       pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent)
     progress = False if args.no_progress else None
     if args.run is not None:
         run_matrix(config, args.run, progress=progress)

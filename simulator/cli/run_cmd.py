@@ -14,7 +14,7 @@ from simulator.cli.live_options import (
 )
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
-from simulator.vocabulary import CONTRACT_MODES, SCENARIO_NAMES
+from simulator.vocabulary import CONTRACT_MODES, DEFAULT_AGENT, SCENARIO_NAMES
 
 EXAMPLES = """examples:
   layerrag run --out runs/deterministic                  # full deterministic matrix
@@ -37,6 +37,12 @@ def add_pipeline_option(parser: argparse.ArgumentParser, *, default: str | None 
                         help=PIPELINE_HELP + note)
 
 
+def add_agent_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--agent", default=DEFAULT_AGENT, metavar="NAME",
+                        help="agent under test: pipeline (default), react, or your own "
+                             "MODULE:CALLABLE factory (docs/agents.md)")
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by ``run`` and the presets built on it."""
     parser.add_argument("--model", action="append", default=None, metavar="MODEL",
@@ -49,6 +55,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="spec folder (default: the bundled enterprise_v2)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(parser)
+    add_agent_option(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -85,6 +92,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         modes=split_list(args.modes), arms=arms, tasks=args.tasks, seed=args.seed,
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
+        agent=args.agent,
     )
 
 

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from simulator.cli.run_cmd import add_pipeline_option
+from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
 
 EXAMPLES = """examples:
   layerrag study focused --out runs/focused                  # deterministic reader
@@ -46,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     focused.add_argument("--format", choices=("md", "json"), default="md")
     focused.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(focused)
+    add_agent_option(focused)
     focused.set_defaults(func=_focused)
 
     arms = studies.add_parser(
@@ -66,7 +67,7 @@ def _focused(args: argparse.Namespace) -> int:
     study = run_focused_study(args.out, model=args.model, seed=args.seed,
                               spec=str(args.spec) if args.spec else None,
                               base_url=args.base_url, pipeline=args.pipeline,
-                              progress=False if args.no_progress else None)
+                              agent=args.agent, progress=False if args.no_progress else None)
     if args.format == "json":
         body = study.model_dump(mode="json")
         body["controlled_is_safe"] = study.controlled_is_safe()

@@ -47,6 +47,7 @@ from simulator.stats import (
     specificity,
     target_layer,
 )
+from simulator.vocabulary import DEFAULT_AGENT
 
 MATERIAL = 0.01
 """One percentage point: smaller changes are neither a gain nor a harm."""
@@ -96,7 +97,10 @@ class LayerCredit(BaseModel):
     verdict: Verdict
     reason: str
     pipeline: str | None = None
-    """``paper`` or ``open`` (simulator/agent/pipelines.py); None when not known."""
+    """``paper`` or ``open`` (simulator/agent/pipelines.py); None when not known or when
+    the agent is not the pipeline."""
+    agent: str = DEFAULT_AGENT
+    """The agent the records were made with (simulator/agents/)."""
 
     @property
     def off_target(self) -> tuple[ScenarioChange, ...]:
@@ -123,7 +127,7 @@ class LayerCredit(BaseModel):
             "specificity_margin": round(self.specificity_margin, 4),
             "verdict": self.verdict, "reason": self.reason,
             "arm": self.arm, "baseline": self.baseline, "contract_mode": self.contract_mode,
-            "pipeline": self.pipeline,
+            "pipeline": self.pipeline, "agent": self.agent,
         }
 
 
@@ -149,6 +153,11 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
     if arm == baseline:
         raise UsageError(f"the policy's arm and the baseline are both {arm!r}")
     metric = factory.credit_metric
+    agents = sorted({getattr(row, "agent", DEFAULT_AGENT) for row in rows})
+    if len(agents) > 1:
+        raise UsageError(f"records of several agents ({', '.join(agents)}): credit one "
+                         "agent's run at a time")
+    agent = agents[0] if agents else DEFAULT_AGENT
     by_arm: dict[str, dict[str, list[Any]]] = {arm: defaultdict(list), baseline: defaultdict(list)}
     for row in rows:
         if row.contract_mode == contract_mode and row.arm in by_arm:
@@ -186,7 +195,8 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
         target_layers=factory.layers, metric=metric, target_scenarios=targets, target=pooled,
         scenarios=changes, largest_off_target=spec.largest_off_target,
         off_target_where=spec.off_target_scenario, specificity_margin=spec.margin,
-        verdict=verdict, reason=reason, pipeline=pipeline)
+        verdict=verdict, reason=reason,
+        pipeline=pipeline if agent == DEFAULT_AGENT else None, agent=agent)
 
 
 def _verdict(target: Effect, margin: float, changes: Sequence[ScenarioChange],

@@ -13,7 +13,7 @@ from simulator.evaluation.study import FocusedStudy
 from simulator.report.formatting import interval, points
 from simulator.stats import ordered_scenarios, target_layer
 from simulator.stats.arms import ArmCell
-from simulator.vocabulary import DEFAULT_PIPELINE
+from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> list[str]:
@@ -41,7 +41,7 @@ def study_markdown(study: FocusedStudy) -> str:
     n_cells = sum(a.records for a in study.arms)
     lines = [f"# Focused study: {len(study.task_rows)} tasks x {len(scenarios)} conditions x "
              f"{len(arms)} arms = {n_cells} cells (model {study.model}, strict mode, "
-             f"{study.pipeline} pipeline)", "",
+             f"{_who(study.agent, study.pipeline)})", "",
              "Tasks: " + ", ".join(f"row {r} ({d})" for r, d in
                                    zip(study.task_rows, study.domains, strict=True)) + ".",
              f"Selection rule: {study.selection_rule}.", ""]
@@ -85,11 +85,18 @@ def arms_markdown(cells: Sequence[ArmCell], pipeline: str = DEFAULT_PIPELINE) ->
                       "correctly; paired by model, scenario, mode and task).", ""])
 
 
+def _who(agent: str, pipeline: str | None) -> str:
+    """"paper pipeline" for the pipeline agent, else "agent react"."""
+    if agent != DEFAULT_AGENT:
+        return f"agent {agent}"
+    return f"{pipeline or DEFAULT_PIPELINE} pipeline"
+
+
 def credit_markdown(credit: LayerCredit) -> str:
     layers = ", ".join(credit.target_layers)
     lines = [f"# Layer credit of {credit.policy} ({layers} layer; metric {credit.metric})", "",
              f"Arm `{credit.arm}` vs `{credit.baseline}`, {credit.contract_mode} mode"
-             f"{f', {credit.pipeline} pipeline' if credit.pipeline else ''}, paired per model, "
+             f", {_who(credit.agent, credit.pipeline)}, paired per model, "
              "scenario and task; 95 % hierarchical bootstrap intervals.", "",
              f"Target gain over {', '.join(credit.target_scenarios)}: "
              f"**{points(credit.target.estimate)} pp** of {credit.metric} "

@@ -25,7 +25,7 @@ from simulator.runner.config import RunConfig
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 from simulator.stats.arms import ArmCell, arm_table
-from simulator.vocabulary import DEFAULT_PIPELINE, SCENARIO_NAMES
+from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE, SCENARIO_NAMES
 
 STUDY_ARMS: tuple[str, ...] = ("uncontrolled", "controlled")
 STUDY_MODE = "strict"
@@ -61,6 +61,7 @@ class FocusedStudy(BaseModel):
     domains: tuple[str, ...]
     selection_rule: str = SELECTION_RULE
     pipeline: str = DEFAULT_PIPELINE
+    agent: str = DEFAULT_AGENT
     cells: tuple[ArmCell, ...]
     arms: tuple[ArmSummary, ...]
 
@@ -77,11 +78,11 @@ class FocusedStudy(BaseModel):
 
 def study_config(task_rows: Sequence[int], *, model: str = "deterministic", seed: int = 0,
                  spec: str | None = None, base_url: str | None = None,
-                 pipeline: str = DEFAULT_PIPELINE) -> RunConfig:
+                 pipeline: str = DEFAULT_PIPELINE, agent: str = DEFAULT_AGENT) -> RunConfig:
     """The run configuration of the focused study on ``task_rows``."""
     return RunConfig(models=(model,), scenarios=SCENARIO_NAMES, modes=(STUDY_MODE,),
                      arms=STUDY_ARMS, task_rows=tuple(task_rows), seed=seed, spec=spec,
-                     base_url=base_url, pipeline=pipeline)
+                     base_url=base_url, pipeline=pipeline, agent=agent)
 
 
 def select_tasks(corpus: Corpus, *, seed: int = 0) -> tuple[int, ...]:
@@ -119,22 +120,25 @@ def summarize(records: Sequence[RunRecord], task_rows: Sequence[int],
             incorrect_interventions=sum(c.incorrect_interventions for c in mine),
             clean_successes=sum(c.successes for c in clean),
             clean_records=sum(c.records for c in clean)))
+    agents = sorted({r.agent for r in records}) or [DEFAULT_AGENT]
     return FocusedStudy(model=",".join(models), task_rows=tuple(task_rows),
                         domains=tuple(domains.get(r, "?") for r in task_rows),
-                        pipeline=pipeline, cells=tuple(cells), arms=tuple(summaries))
+                        pipeline=pipeline, agent=",".join(agents), cells=tuple(cells),
+                        arms=tuple(summaries))
 
 
 def run_focused_study(out: Path | str, *, model: str = "deterministic", seed: int = 0,
                       spec: str | None = None, base_url: str | None = None,
                       pipeline: str = DEFAULT_PIPELINE, progress: bool | None = None,
-                      corpus: Corpus | None = None) -> FocusedStudy:
+                      corpus: Corpus | None = None, agent: str = DEFAULT_AGENT
+                      ) -> FocusedStudy:
     """Select the tasks, run (or resume) the 144 cells into ``out``, and summarize them."""
     from simulator.runner.matrix import run_matrix
 
     corpus = corpus or build_corpus(spec, seed)
     rows = select_tasks(corpus, seed=seed)
     config = study_config(rows, model=model, seed=seed, spec=spec, base_url=base_url,
-                          pipeline=pipeline)
+                          pipeline=pipeline, agent=agent)
     run_matrix(config, Path(out), progress=progress, corpus=corpus)
     return read_study(out, rows)
 

@@ -26,6 +26,7 @@ from simulator.report.tables import (
 from simulator.stats.layers import ordered_modes, ordered_scenarios, target_layer
 from simulator.stats.margin import specificity
 from simulator.stats.paired import PAIR_ON_CONTRACT_MODE, paired_difference
+from simulator.vocabulary import DEFAULT_AGENT
 
 SCHEMA_REPAIR_TARGETS = frozenset({"schema_drift"})
 """Schema repair claims the contract layer; every other scenario is an off-target control."""
@@ -38,12 +39,13 @@ def _provenance(rows: Sequence[ArchiveRow], header: ArchiveHeader | None, replic
                           corpus_hash=header.corpus_hash,
                           archive_version=header.archive_version, versions=header.versions,
                           prompt_template_hashes=header.prompt_template_hashes,
-                          pipeline=header.pipeline, records=len(rows),
+                          pipeline=header.pipeline, agent=header.agent, records=len(rows),
                           replicates=replicates, seed=seed)
     run_ids = sorted({r.run_id for r in rows})
     return Provenance(run_id=",".join(run_ids), created=None, corpus_hash=None,
                       archive_version=None, versions={}, prompt_template_hashes={},
-                      pipeline=None, records=len(rows), replicates=replicates, seed=seed)
+                      pipeline=None, agent=",".join(sorted({r.agent for r in rows})) or
+                      DEFAULT_AGENT, records=len(rows), replicates=replicates, seed=seed)
 
 
 def _any_pair(rows_a: Sequence[ArchiveRow], rows_b: Sequence[ArchiveRow]) -> bool:

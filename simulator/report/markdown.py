@@ -139,6 +139,9 @@ def render_markdown(report: Report) -> str:
              f"- records: {p.records}; model units: {report.model_units}; arms: "
              f"{', '.join(a.arm for a in report.arms) or '—'}",
              f"- bootstrap: {p.replicates} replicates, seed {p.seed}"]
+    if p.agent != "pipeline":
+        lines.append(f"- agent: {p.agent} (a tool-calling agent, scored from the tool calls "
+                     "it made and the results it saw; docs/agents.md)")
     if p.pipeline == "open":
         lines.append("- pipeline: open (no built-in stop before a prompt: missing, rejected "
                      "and denied tool output reach the reader)")

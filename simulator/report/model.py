@@ -33,6 +33,8 @@ class Provenance(_Frozen):
     prompt_template_hashes: dict[str, str]
     pipeline: str | None
     """``paper`` or ``open`` (simulator/agent/pipelines.py); None without a header."""
+    agent: str = "pipeline"
+    """The agent under test (simulator/agents/): the header's, else the rows'."""
     records: int
     replicates: int
     seed: int

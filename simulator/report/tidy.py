@@ -77,7 +77,7 @@ def render_csv(report: Report) -> str:
     for metric, value in (("run_id", p.run_id), ("corpus_hash", p.corpus_hash or ""),
                           ("records", p.records), ("model_units", report.model_units),
                           ("replicates", p.replicates), ("seed", p.seed),
-                          ("pipeline", p.pipeline or "")):
+                          ("pipeline", p.pipeline or ""), ("agent", p.agent)):
         writer.writerow(("provenance", "", "", "", "", "", metric, value, "", ""))
     for arm in report.arms:
         writer.writerows(_arm_lines(arm))

@@ -10,21 +10,28 @@ lets the deterministic loop hand live runs to the live one without an import cyc
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
 from simulator.agent.graph import build_agent_graph, run_episodes
 from simulator.agent.state import AgentContext, DocumentFetcher, Episode
+from simulator.agents.registry import AgentSpec, resolve_agent
 from simulator.corpus import Corpus, build_corpus
 from simulator.corpus.model import Labels, Task
 from simulator.errors import UsageError
+from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RecordKey, RunRecord
 from simulator.runner.scoring import score_record
+from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE
+
+if TYPE_CHECKING:
+    from simulator.agents.harness import ToolRunContext
 
 
 @dataclass(frozen=True)
@@ -37,11 +44,12 @@ class Cell:
     arm: str
     task: Task
     labels: Labels
+    agent: str = DEFAULT_AGENT
 
     @property
     def key(self) -> RecordKey:
         return RecordKey(model=self.model, scenario=self.scenario, contract_mode=self.mode,
-                         arm=self.arm, task_id=self.task.task_id)
+                         arm=self.arm, task_id=self.task.task_id, agent=self.agent)
 
 
 @dataclass
@@ -80,6 +88,13 @@ def validate_config(config: RunConfig) -> None:
         raise UsageError("task_rows is empty: name at least one task row")
     if not config.models or not config.scenarios or not config.modes or not config.arms:
         raise UsageError("every axis needs at least one value")
+    spec = resolve_agent(config.agent)
+    if spec.kind == "tool_calling" and config.pipeline != DEFAULT_PIPELINE:
+        raise UsageError(f"--pipeline {config.pipeline} applies to the pipeline agent only; "
+                         f"agent {config.agent!r} makes its own stops")
+    if spec.kind == "tool_calling" and is_live(config.models):
+        raise UsageError(f"agent {config.agent!r} runs offline only in this version (the "
+                         "deterministic tool-calling model); live models drive the pipeline")
 
 
 def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
@@ -93,13 +108,16 @@ def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
             for mode in config.modes:
                 for arm in config.arms:
                     for task, labels in pairs:
-                        yield Cell(model, scenario, mode, arm, task, labels)
+                        yield Cell(model, scenario, mode, arm, task, labels, config.agent)
 
 
 class MatrixRunner:
     """Owns the compiled graph and the per-scenario tool chains of one run."""
 
-    def __init__(self, config: RunConfig, corpus: Corpus | None = None) -> None:
+    def __init__(self, config: RunConfig, corpus: Corpus | None = None,
+                 agent: AgentSpec | None = None) -> None:
+        """``agent`` overrides the registry for ``config.agent`` (a factory object handed to
+        ``simulator.testing.evaluate``)."""
         from policies import get_arm
         from simulator.endpoints import PolicyEnvironment
         from simulator.readers.registry import resolve_reader
@@ -118,11 +136,32 @@ class MatrixRunner:
         self.gates = {a: get_arm(a) for a in config.arms}
         self.readers = {m: resolve_reader(m, base_url=config.base_url,
                                           generation=config.generation) for m in config.models}
+        self.agent = agent or resolve_agent(config.agent)
+        self.tool_graphs = self._tool_graphs() if self.agent.kind == "tool_calling" else {}
         self.run_id = config.run_id(self.corpus.corpus_hash)
+
+    def _tool_graphs(self) -> dict[str, Any]:
+        """One compiled tool-calling agent per model, with layerrag's harness installed."""
+        from middleware import FaultInjectionMiddleware, policy_tools
+        from simulator.agents.harness import PolicyGateMiddleware, RecordingMiddleware
+        from simulator.agents.tool_model import DeterministicToolCallingModel
+
+        factory = self.agent.factory
+        assert factory is not None  # tool-calling agents have one
+        tools = policy_tools(self.env)
+        middleware = [PolicyGateMiddleware(), RecordingMiddleware(), FaultInjectionMiddleware()]
+        return {model: factory(DeterministicToolCallingModel(), tools, middleware)
+                for model in self.config.models}
 
     @property
     def template_versions(self) -> dict[str, str]:
-        """Prompt template version of each model's reader, for the manifest."""
+        """Prompt template version of each model's reader (or agent), for the manifest."""
+        if self.agent.kind == "tool_calling":
+            from simulator.agents.prompt import PROMPT_VERSION
+            from simulator.agents.tool_model import MODEL_NAME
+
+            prompt = PROMPT_VERSION if self.agent.name == "react" else "own-prompt"
+            return {model: f"{prompt}+{MODEL_NAME}" for model in self.readers}
         return {model: reader.template_version for model, reader in self.readers.items()}
 
     def context(self, cell: Cell) -> AgentContext:
@@ -130,6 +169,22 @@ class MatrixRunner:
                             contract_mode=cell.mode, reader=self.readers[cell.model],
                             seed=self.config.seed, gate=self.gates[cell.arm],
                             fetch_document=self._fetcher(cell), pipeline=self.config.pipeline)
+
+    async def _arun_tool_agents(self, batch: Sequence[Cell]) -> list[Episode]:
+        """A batch through the tool-calling agent on one event loop: its runs interleave
+        (nothing waits on I/O offline, but no tool call starts a thread either)."""
+        from simulator.agents.episode import arun_tool_agent
+
+        return list(await asyncio.gather(*(
+            arun_tool_agent(self.tool_graphs[c.model], self.tool_context(c)) for c in batch)))
+
+    def tool_context(self, cell: Cell) -> ToolRunContext:
+        """The run context of ``cell`` for a tool-calling agent (a fresh recorder)."""
+        from simulator.agents.harness import ToolRunContext
+
+        return ToolRunContext(task=cell.task, labels=cell.labels, scenario=cell.scenario,
+                              contract_mode=cell.mode, seed=self.config.seed,
+                              gate=self.gates[cell.arm], fetch_document=self._fetcher(cell))
 
     def _fetcher(self, cell: Cell) -> DocumentFetcher:
         """fetch_document through the scenario's chain, so its faults apply there too."""
@@ -153,17 +208,18 @@ class MatrixRunner:
         A record's latency is its share of the batch's wall time.
         """
         started = time.perf_counter()
-        episodes = run_episodes(self.graph, [self.context(c) for c in batch])
+        if self.agent.kind == "tool_calling":
+            episodes = asyncio.run(self._arun_tool_agents(batch))
+        else:
+            episodes = run_episodes(self.graph, [self.context(c) for c in batch])
         share = (time.perf_counter() - started) * 1000 / max(len(batch), 1)
         return [self.score(cell, episode, share) for cell, episode in zip(batch, episodes,
                                                                          strict=True)]
 
     def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
         reader = self.readers[cell.model]
-        # score_record still takes a dict[str, Any], which a TypedDict is not (by type only).
-        state = cast(dict[str, Any], episode)
         return score_record(
-            state, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
+            episode, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
-            arm=cell.arm, latency_ms=latency_ms,
+            arm=cell.arm, latency_ms=latency_ms, agent=cell.agent,
         )

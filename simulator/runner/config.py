@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simulator.vocabulary import CONTRACT_MODES, DEFAULT_PIPELINE, SCENARIO_NAMES
+from simulator.vocabulary import CONTRACT_MODES, DEFAULT_AGENT, DEFAULT_PIPELINE, SCENARIO_NAMES
 
 
 class RunConfig(BaseModel):
@@ -35,6 +35,9 @@ class RunConfig(BaseModel):
     pipeline: str = DEFAULT_PIPELINE
     """The pipeline's own stops before a prompt: ``paper`` or ``open``
     (simulator/agent/pipelines.py)."""
+    agent: str = DEFAULT_AGENT
+    """The agent under test: ``pipeline``, ``react`` or a user's ``MODULE:CALLABLE``
+    (simulator/agents/registry.py)."""
     arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
@@ -52,7 +55,10 @@ class RunConfig(BaseModel):
     def run_id(self, corpus_hash: str) -> str:
         # The paper pipeline is what every run was before the option existed: leaving it
         # out keeps their run ids, so older run directories still resume.
-        dropped = {"pipeline"} if self.pipeline == DEFAULT_PIPELINE else set()
+        # The same for the pipeline agent.
+        dropped = {name for name, default in (("pipeline", DEFAULT_PIPELINE),
+                                              ("agent", DEFAULT_AGENT))
+                   if getattr(self, name) == default}
         body = json.dumps([self.model_dump(mode="json", exclude=dropped), corpus_hash],
                           sort_keys=True)
         return "run-" + hashlib.sha256(body.encode()).hexdigest()[:12]

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simulator.agents.registry import AgentSpec
 from simulator.corpus import Corpus
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells, validate_config
 from simulator.runner.config import RunConfig
@@ -34,7 +35,8 @@ FLUSH_SECONDS = 1.0
 
 def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
                corpus: Corpus | None = None,
-               on_record: Callable[[RunRecord], None] | None = None) -> RunSummary:
+               on_record: Callable[[RunRecord], None] | None = None,
+               agent: AgentSpec | None = None) -> RunSummary:
     """Run (or resume) the matrix into ``out``; return what was done.
 
     Runs with a live (chat-model) reader go through the concurrent live runner, which
@@ -48,7 +50,7 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
         return run_live_matrix(config, out, progress=progress, corpus=corpus,
                                on_record=on_record)
     started = time.perf_counter()
-    runner = MatrixRunner(config, corpus)
+    runner = MatrixRunner(config, corpus, agent)
     with RunStore(out) as store:
         check_or_write_manifest(store, config, runner.corpus, runner.run_id,
                                 runner.template_versions)

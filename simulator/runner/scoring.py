@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from simulator.agent.state import Episode
 from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels, Task
-from simulator.readers.base import AgentAnswer, ReaderResult
+from simulator.readers.base import AgentAnswer, ReaderResult, unknown_answer
 from simulator.runner.record import RunRecord
 from simulator.scoring.failure import failure_layer
 from simulator.scoring.metrics import score
+from simulator.vocabulary import DEFAULT_AGENT
 
 
-def trace_of(state: dict[str, Any], task: Task) -> Trace:
+def trace_of(state: Episode, task: Task) -> Trace:
     result: ReaderResult | None = state.get("reader_result")
     return Trace(
         caller_session_id=task.session.session_id,
@@ -25,13 +25,13 @@ def trace_of(state: dict[str, Any], task: Task) -> Trace:
     )
 
 
-def marked_current(state: dict[str, Any]) -> frozenset[str]:
+def marked_current(state: Episode) -> frozenset[str]:
     """Documents some payload labelled current (whatever the truth was)."""
     return frozenset(h.doc_id for p in state.get("payloads", []) if p is not None
                      for h in p.hits if h.metadata.status == "current")
 
 
-def returned_texts(state: dict[str, Any]) -> dict[str, str]:
+def returned_texts(state: Episode) -> dict[str, str]:
     """Text of every document a contract-checked payload carried (for groundedness)."""
     texts: dict[str, str] = {}
     for payload in state.get("payloads", []):
@@ -40,17 +40,18 @@ def returned_texts(state: dict[str, Any]) -> dict[str, str]:
     return texts
 
 
-def score_record(state: dict[str, Any], task: Task, labels: Labels, *, run_id: str,
+def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
                  model: str, provider: str, scenario: str, contract_mode: str, arm: str,
-                 latency_ms: float) -> RunRecord:
-    answer: AgentAnswer = state["answer"]
+                 latency_ms: float, agent: str = DEFAULT_AGENT) -> RunRecord:
+    answer: AgentAnswer = state["answer"] or unknown_answer("the episode ended without an answer")
     result: ReaderResult | None = state.get("reader_result")
     trace = trace_of(state, task)
     scores = score(answer, trace, labels, task, returned_texts(state))
     provider_error = bool(result and result.provider_error)
     return RunRecord(
         run_id=run_id, model=model, provider=provider, scenario=scenario,
-        contract_mode=contract_mode, arm=arm, task_id=task.task_id, task_row=task.row,
+        contract_mode=contract_mode, arm=arm, agent=agent, task_id=task.task_id,
+        task_row=task.row,
         unit=labels.unit, unit_id=labels.unit_id, variant=labels.variant, domain=labels.domain,
         **scores.model_dump(), provider_error=provider_error,
         reader_error=bool(result and result.reader_error),

@@ -1,0 +1,262 @@
+"""The middleware layerrag installs in a tool-calling agent under test.
+
+Outermost first, around the agent's ``search_policies`` and ``fetch_document`` tools::
+
+    PolicyGateMiddleware    the arm's policies decide after each search (allow, abstain,
+                            reject, bounded retry, repair), as the pipeline's gate does
+    RecordingMiddleware     the run's contract mode on each search output, and a record
+                            of every call and what came back: what the scorer reads
+    FaultInjectionMiddleware  the scenario's faults (middleware.adapters)
+    the tool                PolicyEnvironment's endpoints (middleware.policy_tools)
+
+Per-run state lives in the run's ``context`` (:class:`ToolRunContext`, with its
+:class:`Recorder`), never on the middleware instances, so one compiled agent serves every
+record concurrently. The recorder is what makes "the same scorer" hold: each search the agent
+made is observed with :func:`simulator.agent.observation.observe`, the function the
+pipeline's contract step uses.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain.agents.middleware import AgentMiddleware, ToolCallRequest, hook_config
+from langchain_core.messages import ToolMessage
+from langgraph.types import Command
+
+from middleware.adapters.langchain_tools import ATTEMPT_STATE_KEY
+from middleware.adapters.plan import FaultPlan
+from middleware.contract import check_contract
+from simulator.agent.gate import UNCONTROLLED, Decision, GateInput, PolicyGate
+from simulator.agent.observation import SEARCH_TOOL, Observation, observe
+from simulator.agent.state import DocumentFetcher
+from simulator.agent.trace import PolicyStep
+from simulator.corpus.model import Labels, Task
+from simulator.readers.base import Evidence
+
+MAX_ATTEMPTS = 8
+"""Hard cap on searches per record, whatever a policy or the agent asks for."""
+POLICY_PREFIX = "layerrag policy"
+
+Handler = Callable[[ToolCallRequest], ToolMessage | Command]
+AsyncHandler = Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]]
+
+
+@dataclass
+class Recorder:
+    """What one run of the agent did: every search observed, every decision, the stop."""
+
+    observations: list[Observation] = field(default_factory=list)
+    policy_steps: list[PolicyStep] = field(default_factory=list)
+    evidence: tuple[Evidence, ...] = ()
+    """What the agent was shown last: the last search's hits, or a policy's evidence."""
+    terminated: str | None = None
+    """Why a policy ended the run (``abstain: reason``), if one did."""
+    tool_calls: list[str] = field(default_factory=list)
+    """Names of every tool call the agent made, in order."""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def searches(self) -> int:
+        return len(self.observations)
+
+
+@dataclass(frozen=True)
+class ToolRunContext:
+    """The runtime context of one record run through a tool-calling agent."""
+
+    task: Task
+    labels: Labels
+    """Read by the faults only (they are the environment); never shown to the agent."""
+    scenario: str
+    contract_mode: str
+    seed: int = 0
+    gate: PolicyGate = UNCONTROLLED
+    fetch_document: DocumentFetcher | None = None
+    recorder: Recorder = field(default_factory=Recorder)
+
+    @property
+    def fault_plan(self) -> FaultPlan:
+        """The plan FaultInjectionMiddleware reads from the context."""
+        return FaultPlan(scenario=self.scenario, task=self.task, labels=self.labels,
+                         seed=self.seed)
+
+
+def run_context(request: Any) -> ToolRunContext | None:
+    context = getattr(getattr(request, "runtime", None), "context", None)
+    return context if isinstance(context, ToolRunContext) else None
+
+
+# -- recording and the contract step ---------------------------------------------------
+
+
+class RecordingMiddleware(AgentMiddleware):
+    """Apply the run's contract mode to each search output and record what the agent saw.
+
+    A valid (or repaired) payload reaches the agent as schema-v2 JSON; a missing or rejected
+    one reaches it as an error tool message naming why, with no evidence, as the strict
+    contract's rejection does in the pipeline. Each search also tells the fault middleware
+    its attempt number (retries inside one tool call included) through the call's state.
+    """
+
+    def wrap_tool_call(self, request: ToolCallRequest, handler: Handler
+                       ) -> ToolMessage | Command:
+        ctx = run_context(request)
+        if ctx is None:
+            return handler(request)
+        ctx.recorder.tool_calls.append(request.tool_call["name"])
+        if request.tool_call["name"] != SEARCH_TOOL:
+            return handler(request)
+        return self._observe(ctx, handler(self._with_attempt(request, ctx)))
+
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: AsyncHandler
+                              ) -> ToolMessage | Command:
+        ctx = run_context(request)
+        if ctx is None:
+            return await handler(request)
+        ctx.recorder.tool_calls.append(request.tool_call["name"])
+        if request.tool_call["name"] != SEARCH_TOOL:
+            return await handler(request)
+        return self._observe(ctx, await handler(self._with_attempt(request, ctx)))
+
+    @staticmethod
+    def _with_attempt(request: ToolCallRequest, ctx: ToolRunContext) -> ToolCallRequest:
+        state = request.state if isinstance(request.state, dict) else {}
+        return request.override(state={**state, ATTEMPT_STATE_KEY: ctx.recorder.searches})
+
+    @staticmethod
+    def _observe(ctx: ToolRunContext, message: ToolMessage | Command
+                 ) -> ToolMessage | Command:
+        if not isinstance(message, ToolMessage):
+            return message
+        mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
+        result = check_contract(_parse(message.content), mode=mode)
+        seen = observe(result, attempt=ctx.recorder.searches)
+        with ctx.recorder._lock:
+            ctx.recorder.observations.append(seen)
+            ctx.recorder.evidence = seen.evidence
+        if result.payload is not None:
+            return message.model_copy(update={"content": result.payload.model_dump_json(),
+                                              "status": "success"})
+        why = "no usable tool output" if result.status == "missing" else \
+            "rejected by the contract: " + "; ".join(result.errors[:3])
+        return message.model_copy(update={"content": f"search_policies failed: {why}",
+                                          "status": "error"})
+
+
+# -- policies --------------------------------------------------------------------------
+
+
+class PolicyGateMiddleware(AgentMiddleware):
+    """The arm's policies on a tool-calling agent: decide after each search, as the
+    pipeline's gate node does, with the same :class:`GateInput` and the same decisions.
+
+    ``retry`` calls the tool again (the fault sees the next attempt), up to
+    :data:`MAX_ATTEMPTS` searches; ``abstain`` and ``reject`` end the run before the model
+    is called again (``before_model`` jumps to the end) and the record gets a structured
+    non-answer with the policy's reason; ``allow`` with evidence shows the agent the
+    policy's evidence instead of the raw hits (corrected metadata, a dropped stale hit).
+    """
+
+    def wrap_tool_call(self, request: ToolCallRequest, handler: Handler
+                       ) -> ToolMessage | Command:
+        ctx = run_context(request)
+        if ctx is None or ctx.gate is UNCONTROLLED or request.tool_call["name"] != SEARCH_TOOL:
+            return handler(request)
+        while True:
+            message = handler(request)
+            decided = self._decide(ctx, message)
+            if decided is not None:
+                return decided
+
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: AsyncHandler
+                              ) -> ToolMessage | Command:
+        ctx = run_context(request)
+        if ctx is None or ctx.gate is UNCONTROLLED or request.tool_call["name"] != SEARCH_TOOL:
+            return await handler(request)
+        while True:
+            message = await handler(request)
+            decided = self._decide(ctx, message)
+            if decided is not None:
+                return decided
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        ctx = getattr(runtime, "context", None)
+        if isinstance(ctx, ToolRunContext) and ctx.recorder.terminated is not None:
+            return {"jump_to": "end"}
+        return None
+
+    @hook_config(can_jump_to=["end"])
+    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self.before_model(state, runtime)
+
+    @staticmethod
+    def _decide(ctx: ToolRunContext, message: ToolMessage | Command
+                ) -> ToolMessage | Command | None:
+        """The message to return, or None to search again."""
+        recorder = ctx.recorder
+        if not isinstance(message, ToolMessage) or not recorder.observations:
+            return message
+        outcome = ctx.gate(GateInput(
+            task=ctx.task, contract_mode=ctx.contract_mode,
+            calls=tuple(o.trace for o in recorder.observations),
+            payloads=tuple(o.payload for o in recorder.observations),
+            evidence=recorder.evidence, notes=recorder.observations[-1].notes,
+            fetch_document=ctx.fetch_document))
+        decisions: list[Decision] = list(outcome) if isinstance(outcome, list) else [outcome]
+        final = decisions[-1] if decisions else Decision("allow", "no decision")
+        if final.action == "retry" and recorder.searches >= MAX_ATTEMPTS:
+            final = Decision("abstain", f"retry cap of {MAX_ATTEMPTS} attempts reached",
+                             policy=final.policy)
+            decisions.append(final)
+        recorder.policy_steps.extend(PolicyStep(policy=d.policy, action=d.action,
+                                                reason=d.reason) for d in decisions)
+        if final.action == "retry":
+            return None
+        if final.action in ("abstain", "reject"):
+            recorder.terminated = f"{final.action}: {final.reason}"
+            return message.model_copy(update={
+                "content": f"{POLICY_PREFIX} {final.policy}: {final.action}: {final.reason}",
+                "status": "error"})
+        override = next((d.evidence for d in reversed(decisions) if d.evidence is not None),
+                        None)
+        if override is None:
+            return message
+        recorder.evidence = tuple(override)
+        return message.model_copy(update={
+            "content": _with_evidence(recorder.observations[-1], recorder.evidence)})
+
+
+def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...]) -> str:
+    """The last payload with its hits replaced by a policy's evidence (same documents,
+    the policy's order and metadata)."""
+    payload = seen.payload
+    if payload is None:
+        return json.dumps({"hits": [e.model_dump() for e in evidence]})
+    by_id = {h.doc_id: h for h in payload.hits}
+    hits = []
+    for e in evidence:
+        hit = by_id.get(e.doc_id)
+        if hit is None:
+            continue
+        meta = hit.metadata.model_copy(update={
+            k: v for k, v in (("status", e.status), ("effective_year", e.effective_year),
+                              ("version", e.version), ("domain", e.domain)) if v is not None})
+        hits.append(hit.model_copy(update={"metadata": meta}))
+    return payload.model_copy(update={"hits": tuple(hits)}).model_dump_json()
+
+
+def _parse(content: Any) -> Any:
+    if isinstance(content, str):
+        if not content.strip():
+            return None
+        try:
+            return json.loads(content)
+        except ValueError:
+            return None
+    return content
