@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from simulator.agent.state import Episode
 from simulator.agents.answer import FinalAnswer, to_agent_answer
 from simulator.agents.harness import ToolRunContext
+from simulator.agents.live import AgentProviderError
 from simulator.agents.prompt import PROMPT_VERSION, task_message
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
@@ -61,6 +62,8 @@ async def arun_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
                                     config={"recursion_limit": RECURSION_LIMIT})
     except (LayerragError, KeyboardInterrupt):
         raise
+    except AgentProviderError as exc:
+        return episode_of(ctx, None, str(exc), provider_error=True)
     except GraphRecursionError:
         return episode_of(ctx, None, f"step budget of {RECURSION_LIMIT} exceeded")
     except Exception as exc:  # a user's agent failing is its record's outcome
@@ -69,8 +72,8 @@ async def arun_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
     return episode_of(ctx, final, None)
 
 
-def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | None
-               ) -> Episode:
+def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | None, *,
+               provider_error: bool = False) -> Episode:
     """The episode of a finished run (``final`` is None when it did not finish)."""
     recorder = ctx.recorder
     messages: list[BaseMessage] = list((final or {}).get("messages", []))
@@ -92,7 +95,15 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
         notes=list(observations[-1].notes) if observations else [],
         decision=recorder.policy_steps[-1].action if recorder.policy_steps else None,
         terminated=terminated, answer=answer,
-        reader_result=_model_result(answer, messages) if messages else None)
+        reader_result=(_model_result(answer, messages) if messages else
+                       _provider_error(ctx, answer) if provider_error else None))
+
+
+def _provider_error(ctx: ToolRunContext, answer: AgentAnswer) -> ReaderResult:
+    """The model side of a record whose provider kept failing: no tokens, an error."""
+    body = json.dumps([PROMPT_VERSION, task_message(ctx.task)])
+    return ReaderResult(answer=answer, provider_error=True,
+                        prompt_hash=hashlib.sha256(body.encode()).hexdigest()[:16])
 
 
 def final_answer(final: dict[str, Any], messages: list[BaseMessage]) -> AgentAnswer:

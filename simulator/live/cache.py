@@ -47,10 +47,15 @@ def call_key(model: str, base_url: str | None, prompt_hash: str,
 
 
 class RecordedCall(BaseModel):
-    """What a recorded call produced."""
+    """What a recorded call produced: a reader's parsed answer, or the messages (and
+    structured answer) a tool-calling agent's model call returned."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    answer: AgentAnswer
+    answer: AgentAnswer | None = None
+    messages: list[dict[str, Any]] | None = None
+    """A tool-calling agent's call: LangChain ``messages_to_dict`` of what it returned."""
+    structured: dict[str, Any] | None = None
+    """The agent's structured final answer, when the call produced one."""
     reader_error: bool = False
     input_tokens: int = 0
     output_tokens: int = 0

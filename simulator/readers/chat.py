@@ -64,6 +64,11 @@ class ChatReader:
         self._bound: dict[OutputMethod, Any] = {}
 
     @property
+    def chat_model(self) -> BaseChatModel:
+        """The LangChain chat model behind the reader (a tool-calling agent drives it)."""
+        return self._chat_model
+
+    @property
     def output_method(self) -> OutputMethod:
         """The structured-output method in use (it may have fallen back to json_object)."""
         return self._method
@@ -81,7 +86,7 @@ class ChatReader:
         key = call_key(self.name, self.base_url, prompt_hash, self.settings.model_dump())
         async with self.services.single_flight(key):
             recorded = cache.get(key)
-            if recorded is not None:
+            if recorded is not None and recorded.answer is not None:
                 self.services.stats.add("cache_hits")
                 return self._replayed(recorded, prompt_hash, started)
             if self.services.replay:
@@ -98,6 +103,7 @@ class ChatReader:
         """A cache hit costs nothing: no tokens, no cost, nothing counted twice."""
         if call.reader_error:
             self.services.stats.add("reader_errors")
+        assert call.answer is not None  # aread replays only calls that hold an answer
         return ReaderResult(answer=call.answer, prompt_hash=prompt_hash,
                             reader_error=call.reader_error, input_tokens=0, output_tokens=0,
                             cost_usd=0.0, latency_ms=_ms_since(started))

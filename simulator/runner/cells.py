@@ -92,9 +92,6 @@ def validate_config(config: RunConfig) -> None:
     if spec.kind == "tool_calling" and config.pipeline != DEFAULT_PIPELINE:
         raise UsageError(f"--pipeline {config.pipeline} applies to the pipeline agent only; "
                          f"agent {config.agent!r} makes its own stops")
-    if spec.kind == "tool_calling" and is_live(config.models):
-        raise UsageError(f"agent {config.agent!r} runs offline only in this version (the "
-                         "deterministic tool-calling model); live models drive the pipeline")
 
 
 def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
@@ -149,19 +146,35 @@ class MatrixRunner:
         factory = self.agent.factory
         assert factory is not None  # tool-calling agents have one
         tools = policy_tools(self.env)
-        middleware = [PolicyGateMiddleware(), RecordingMiddleware(), FaultInjectionMiddleware()]
-        return {model: factory(DeterministicToolCallingModel(), tools, middleware)
-                for model in self.config.models}
+        harness = [PolicyGateMiddleware(), RecordingMiddleware(), FaultInjectionMiddleware()]
+        graphs = {}
+        for model, reader in self.readers.items():
+            if not is_live((model,)):  # the deterministic reader's tool-calling twin
+                graphs[model] = factory(DeterministicToolCallingModel(), tools, harness)
+                continue
+            from simulator.agents.live import LiveCallMiddleware
+            from simulator.readers.chat import ChatReader
+
+            assert isinstance(reader, ChatReader)  # every live reader is a chat reader
+
+            live = LiveCallMiddleware(model, base_url=self.config.base_url,
+                                      generation=reader.settings.model_dump(),
+                                      services=reader.services)
+            graphs[model] = factory(reader.chat_model, tools, [live, *harness])
+        return graphs
 
     @property
     def template_versions(self) -> dict[str, str]:
         """Prompt template version of each model's reader (or agent), for the manifest."""
         if self.agent.kind == "tool_calling":
+            from simulator.agents.live import AGENT_CALL_VERSION
             from simulator.agents.prompt import PROMPT_VERSION
             from simulator.agents.tool_model import MODEL_NAME
 
             prompt = PROMPT_VERSION if self.agent.name == "react" else "own-prompt"
-            return {model: f"{prompt}+{MODEL_NAME}" for model in self.readers}
+            calls = {m: MODEL_NAME if m == "deterministic" else AGENT_CALL_VERSION
+                     for m in self.readers}
+            return {model: f"{prompt}+{calls[model]}" for model in self.readers}
         return {model: reader.template_version for model, reader in self.readers.items()}
 
     def context(self, cell: Cell) -> AgentContext:

@@ -90,7 +90,12 @@ def save_spend(run_dir: Path, spend: Spend) -> None:
 async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
     """The scored record of ``cell``, as ``runner.run_cell`` would produce it."""
     started = time.perf_counter()
-    episode = await run_episode(runner.context(cell))
+    if runner.agent.kind == "tool_calling":
+        from simulator.agents.episode import arun_tool_agent
+
+        episode = await arun_tool_agent(runner.tool_graphs[cell.model], runner.tool_context(cell))
+    else:
+        episode = await run_episode(runner.context(cell))
     return runner.score(cell, episode, (time.perf_counter() - started) * 1000)
 
 

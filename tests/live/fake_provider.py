@@ -4,7 +4,9 @@ Tests script it: each request takes the next :class:`Step` from the script (or a
 ``handler``), so a test can say "429 with Retry-After, then 500, then a valid answer" and
 count exactly what arrived. By default it answers as the deterministic reader would (it
 parses the layerrag prompt back into the reader input), so a live run through it must score
-exactly like a deterministic run.
+exactly like a deterministic run; a tool-calling agent's request (one that offers
+``search_policies``) it answers as the deterministic tool-calling model would, with tool
+calls and, last, the structured final answer (OpenAI protocol).
 
 ``python -m tests.live.fake_provider --latency 0.2`` serves one standalone (used by
 ``benchmarks/live.py``): it prints its URL and serves until stdin closes.
@@ -24,6 +26,9 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from simulator.agents.tool_model import DeterministicToolCallingModel
 from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.chat_output import ANSWER_TOOL
 from simulator.readers.deterministic import DeterministicReader
@@ -84,6 +89,33 @@ class Request:
     @property
     def uses_tools(self) -> bool:
         return bool(self.body.get("tools"))
+
+    @property
+    def tool_names(self) -> set[str]:
+        return {t.get("function", {}).get("name") for t in self.body.get("tools") or []}
+
+    @property
+    def is_agent(self) -> bool:
+        """A tool-calling agent's turn (its tools include the search tool)."""
+        return self.protocol == "openai" and "search_policies" in self.tool_names
+
+
+def agent_turn(request: Request) -> AIMessage:
+    """The next message of the deterministic tool-calling model, from the wire messages."""
+    names: dict[str, str] = {}
+    messages: list[BaseMessage] = []
+    for m in request.body["messages"]:
+        if m["role"] == "user":
+            messages.append(HumanMessage(m["content"]))
+        elif m["role"] == "assistant":
+            calls = [{"name": c["function"]["name"], "args": json.loads(c["function"]["arguments"]),
+                      "id": c["id"], "type": "tool_call"} for c in m.get("tool_calls") or []]
+            names.update((c["id"], c["name"]) for c in calls)
+            messages.append(AIMessage(m.get("content") or "", tool_calls=calls))
+        elif m["role"] == "tool":
+            messages.append(ToolMessage(m["content"], tool_call_id=m["tool_call_id"],
+                                        name=names.get(m["tool_call_id"])))
+    return DeterministicToolCallingModel()._next(messages, request.tool_names)
 
 
 _DOC = re.compile(r"<document (?P<attrs>[^>]*)>\n(?P<text>.*?)\n</document>", re.DOTALL)
@@ -208,7 +240,10 @@ class _Handler(BaseHTTPRequestHandler):
         fmt = (body.get("response_format") or {}).get("type")
         if fake.reject_json_schema and fmt == "json_schema":
             step = Status(400, message="response_format type json_schema is not supported")
-        if isinstance(step, Answer):
+        if isinstance(step, Answer) and request.is_agent and step.value is None:
+            time.sleep(step.delay)
+            self._send(200, _agent_body(request, agent_turn(request), step.usage))
+        elif isinstance(step, Answer):
             time.sleep(step.delay)
             value = step.value if step.value is not None else extractive_answer(request)
             self._send(200, _answer_body(request, json.dumps(value), value, step.usage))
@@ -260,6 +295,21 @@ def _answer_body(request: Request, text: str, value: dict[str, Any] | None,
                             "finishReason": "STOP", "index": 0}],
             "usageMetadata": {"promptTokenCount": usage[0], "candidatesTokenCount": usage[1],
                               "totalTokenCount": sum(usage)}}
+
+
+def _agent_body(request: Request, message: AIMessage, usage: tuple[int, int]
+                ) -> dict[str, Any]:
+    """An OpenAI chat completion carrying ``message`` (tool calls, or text)."""
+    wire: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+    if message.tool_calls:
+        wire["tool_calls"] = [{"id": c["id"], "type": "function", "function": {
+            "name": c["name"], "arguments": json.dumps(c["args"])}} for c in message.tool_calls]
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
+            "model": request.body["model"],
+            "choices": [{"index": 0, "message": wire,
+                         "finish_reason": "tool_calls" if message.tool_calls else "stop"}],
+            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                      "total_tokens": sum(usage)}}
 
 
 def _error_body(protocol: str, step: Status) -> dict[str, Any]:

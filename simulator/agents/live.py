@@ -1,0 +1,139 @@
+"""Live models inside a tool-calling agent: every model call under the run's call discipline.
+
+:class:`LiveCallMiddleware` wraps each model call the agent makes (``awrap_model_call``) with
+what a chat reader's call gets in a live run (simulator/readers/chat.py): the call cache
+(keyed by the model, base URL, generation settings and a hash of exactly what is sent: the
+system prompt, the messages, the tools and the response format), ``--replay`` (a miss
+stops the run), the call budget (reserved before each request), retries with the paper's
+backoff on retryable errors only, and token and cost accounting. A provider that keeps
+failing ends the record as a provider error (:class:`AgentProviderError`), never as a
+wrong answer; one that refuses the request (bad key, unknown model) stops the run.
+
+The compiled agent is shared by every record, so the middleware keeps no per-record state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+
+from simulator.agents.answer import FinalAnswer
+from simulator.errors import UsageError
+from simulator.live.cache import RecordedCall, call_key
+from simulator.live.classify import describe, is_fatal, is_provider_error
+from simulator.live.errors import ProviderRejected, ReplayMiss
+from simulator.live.policy import acall_with_retries
+from simulator.live.services import LiveServices
+
+log = logging.getLogger(__name__)
+
+AGENT_CALL_VERSION = "agent-call-1"
+"""Part of every agent call's hash: bump when what is hashed changes."""
+
+Handler = Callable[[ModelRequest], Awaitable[ModelResponse]]
+
+
+class AgentProviderError(Exception):
+    """The provider failed after every retry: the record is a provider error."""
+
+
+class LiveCallMiddleware(AgentMiddleware):
+    """The live call discipline around every model call of a tool-calling agent."""
+
+    def __init__(self, model: str, *, base_url: str | None, generation: dict[str, Any],
+                 services: LiveServices) -> None:
+        super().__init__()
+        self.model, self.base_url = model, base_url
+        self.generation, self.services = generation, services
+
+    def wrap_model_call(self, request: ModelRequest, handler: Any) -> Any:
+        raise UsageError("a live tool-calling agent runs with ainvoke (the live runner "
+                         "does this); invoke is not supported")
+
+    async def awrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
+        svc = self.services
+        prompt_hash = request_hash(request)
+        if svc.cache is None:
+            return await self._call(request, handler)
+        key = call_key(self.model, self.base_url, prompt_hash, self.generation)
+        async with svc.single_flight(key):
+            recorded = svc.cache.get(key)
+            if recorded is not None and recorded.messages is not None:
+                svc.stats.add("cache_hits")
+                return _replayed(recorded)
+            if svc.replay:
+                raise ReplayMiss(self.model, prompt_hash, str(svc.cache.path))
+            response = await self._call(request, handler)
+            svc.cache.put(key, self.model, prompt_hash, _recorded(response))
+            return response
+
+    async def _call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
+        svc = self.services
+
+        async def attempt() -> ModelResponse:
+            await svc.before_request(self.model)
+            return await handler(request)
+
+        try:
+            response = await acall_with_retries(attempt, svc.retry, sleep=svc.pause)
+        except Exception as exc:
+            if not is_provider_error(exc):
+                raise
+            if is_fatal(exc):
+                raise ProviderRejected(f"{self.model}: the provider refused the request "
+                                       f"({describe(exc)}); check the API key, access and "
+                                       "model name") from None
+            svc.stats.add("provider_errors")
+            log.warning("%s: provider error after retries: %s", self.model, describe(exc))
+            raise AgentProviderError(f"provider error: {describe(exc)}") from None
+        tokens_in, tokens_out = _usage(response)
+        svc.budget.add_usage(tokens_in, tokens_out, svc.cost(self.model, tokens_in, tokens_out))
+        return response
+
+
+def request_hash(request: ModelRequest) -> str:
+    """A hash of what the model is sent: system prompt, messages, tools, response format.
+
+    Messages count by what goes on the wire (role, content, tool calls, the id a tool result
+    answers), not by the ids and metadata LangChain attaches per run, so the same
+    conversation has the same hash in every run.
+    """
+    system = request.system_message.content if request.system_message is not None else None
+    tools = sorted(getattr(t, "name", None) or str(t) for t in request.tools or [])
+    wire = [[m.type, m.content, [(c["name"], c["args"], c["id"])
+                                 for c in getattr(m, "tool_calls", None) or []],
+             getattr(m, "tool_call_id", None)] for m in request.messages]
+    body = json.dumps([AGENT_CALL_VERSION, system, wire, tools,
+                       type(request.response_format).__name__], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def _usage(response: ModelResponse) -> tuple[int, int]:
+    usage = [getattr(m, "usage_metadata", None) or {} for m in response.result]
+    return (sum(int(u.get("input_tokens", 0)) for u in usage),
+            sum(int(u.get("output_tokens", 0)) for u in usage))
+
+
+def _recorded(response: ModelResponse) -> RecordedCall:
+    structured = response.structured_response
+    tokens_in, tokens_out = _usage(response)
+    return RecordedCall(
+        messages=messages_to_dict(list(response.result)),
+        structured=structured.model_dump() if isinstance(structured, FinalAnswer) else None,
+        input_tokens=tokens_in, output_tokens=tokens_out)
+
+
+def _replayed(call: RecordedCall) -> ModelResponse:
+    """A cache hit: the recorded messages, with no usage (nothing is spent twice)."""
+    messages: list[BaseMessage] = messages_from_dict(call.messages or [])
+    for message in messages:
+        if getattr(message, "usage_metadata", None):
+            message.usage_metadata = None  # type: ignore[attr-defined]
+    structured = FinalAnswer.model_validate(call.structured) if call.structured else None
+    return ModelResponse(result=messages, structured_response=structured)
