@@ -52,6 +52,7 @@ against 0.024). ``--model-sd`` shows how coverage across models falls as models 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -64,6 +65,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulator.stats import paired_difference, percentile_interval
+from simulator.stats.bootstrap import BOOTSTRAP_KINDS
 
 Design = Literal["nested", "crossed"]
 Array = npt.NDArray[np.float64]
@@ -109,6 +111,7 @@ def mean_rate(mu: Array | float, sd: float) -> Array:
     return np.asarray(_expit(mu[..., None] + sd * _NODES) @ _WEIGHTS, dtype=np.float64)
 
 
+@functools.cache
 def solve_mu(rate: float, sd: float) -> float:
     """The logit-scale intercept whose population success rate is ``rate``."""
     low, high = -20.0, 20.0
@@ -195,7 +198,7 @@ def one_data_set(process: Process, design: Design, models: int, effect: float,
     data = simulate(rng, process, design, models, effect)
     strict, repair = tasks(data.strict, "strict"), tasks(data.repair, "repair")
     intervals: dict[str, tuple[float, float]] = {}
-    for kind in DESIGNS:
+    for kind in BOOTSTRAP_KINDS:
         fx = paired_difference(repair, strict, replicates=replicates, seed=index,
                                bootstrap=kind)
         intervals[kind] = (fx.low, fx.high)
