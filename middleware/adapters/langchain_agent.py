@@ -115,7 +115,7 @@ def _finish(chain: ToolChain, applied: _Applied, ctx: FaultContext,
             message: ToolMessage | Command) -> ToolMessage | Command:
     if not isinstance(message, ToolMessage):
         return message
-    result = chain.finish(applied, _parse(message.content), ctx)
+    result = chain.finish(applied, parse_content(message.content), ctx)
     return message.model_copy(update={"content": _render(result)})
 
 
@@ -139,7 +139,8 @@ def _require_conditions(request: ToolCallRequest, plan: FaultPlan) -> None:
                      f"with metadata {{{HONOURS_CONDITIONS!r}: True}}")
 
 
-def _parse(content: Any) -> ToolResult | Any:
+def parse_content(content: Any) -> ToolResult | Any:
+    """A tool message's content as the JSON it carries (empty: None; not JSON: the text)."""
     if isinstance(content, str):
         if not content.strip():
             return None

@@ -21,7 +21,18 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 
-class SearchThenAnswerModel(BaseChatModel):
+class ToolBindingChatModel(BaseChatModel):
+    """A chat model that receives its bound tools (OpenAI format) in ``_generate``'s
+    ``tools`` argument: what a deterministic model needs to decide which tool to call."""
+
+    def bind_tools(self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+                   *, tool_choice: str | None = None, **kwargs: Any
+                   ) -> Runnable[LanguageModelInput, AIMessage]:
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools],
+                         tool_choice=tool_choice, **kwargs)
+
+
+class SearchThenAnswerModel(ToolBindingChatModel):
     """Emit one ``search_policies`` call for the user's question, then a final answer."""
 
     model_name: str = "search-then-answer-v1"
@@ -30,12 +41,6 @@ class SearchThenAnswerModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "deterministic"
-
-    def bind_tools(self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-                   *, tool_choice: str | None = None, **kwargs: Any
-                   ) -> Runnable[LanguageModelInput, AIMessage]:
-        return self.bind(tools=[convert_to_openai_tool(t) for t in tools],
-                         tool_choice=tool_choice, **kwargs)
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: Any = None, tools: list[dict[str, Any]] | None = None,

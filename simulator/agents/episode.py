@@ -21,11 +21,11 @@ from pydantic import ValidationError
 from simulator.agent.state import Episode
 from simulator.agents.answer import FinalAnswer, to_agent_answer
 from simulator.agents.harness import ToolRunContext
-from simulator.agents.live import AgentProviderError
 from simulator.agents.prompt import PROMPT_VERSION, task_message
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
 from simulator.errors import LayerragError
+from simulator.live.discipline import ProviderFailed
 from simulator.readers.base import ReaderResult
 
 RECURSION_LIMIT = 40
@@ -47,11 +47,8 @@ def run_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
                              config={"recursion_limit": RECURSION_LIMIT})
     except (LayerragError, KeyboardInterrupt):
         raise
-    except GraphRecursionError:
-        return episode_of(ctx, None, f"step budget of {RECURSION_LIMIT} exceeded")
     except Exception as exc:  # a user's agent failing is its record's outcome
-        return episode_of(ctx, None, f"the agent raised {type(exc).__name__}: "
-                                     f"{str(exc)[:160]}")
+        return _failed(ctx, exc)
     return episode_of(ctx, final, None)
 
 
@@ -62,14 +59,18 @@ async def arun_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
                                     config={"recursion_limit": RECURSION_LIMIT})
     except (LayerragError, KeyboardInterrupt):
         raise
-    except AgentProviderError as exc:
-        return episode_of(ctx, None, str(exc), provider_error=True)
-    except GraphRecursionError:
-        return episode_of(ctx, None, f"step budget of {RECURSION_LIMIT} exceeded")
     except Exception as exc:  # a user's agent failing is its record's outcome
-        return episode_of(ctx, None, f"the agent raised {type(exc).__name__}: "
-                                     f"{str(exc)[:160]}")
+        return _failed(ctx, exc)
     return episode_of(ctx, final, None)
+
+
+def _failed(ctx: ToolRunContext, exc: Exception) -> Episode:
+    """The episode of a run that did not finish: out of steps, the provider, or a bug."""
+    if isinstance(exc, ProviderFailed):
+        return episode_of(ctx, None, str(exc), provider_error=True)
+    if isinstance(exc, GraphRecursionError):
+        return episode_of(ctx, None, f"step budget of {RECURSION_LIMIT} exceeded")
+    return episode_of(ctx, None, f"the agent raised {type(exc).__name__}: {str(exc)[:160]}")
 
 
 def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | None, *,

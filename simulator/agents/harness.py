@@ -28,6 +28,7 @@ from langchain.agents.middleware import AgentMiddleware, ToolCallRequest, hook_c
 from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
+from middleware.adapters.langchain_agent import parse_content
 from middleware.adapters.langchain_tools import ATTEMPT_STATE_KEY
 from middleware.adapters.plan import FaultPlan
 from middleware.contract import check_contract
@@ -134,7 +135,7 @@ class RecordingMiddleware(AgentMiddleware):
         if not isinstance(message, ToolMessage):
             return message
         mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
-        result = check_contract(_parse(message.content), mode=mode)
+        result = check_contract(parse_content(message.content), mode=mode)
         seen = observe(result, attempt=ctx.recorder.searches)
         with ctx.recorder._lock:
             ctx.recorder.observations.append(seen)
@@ -250,13 +251,3 @@ def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...]) -> str:
         hits.append(hit.model_copy(update={"metadata": meta}))
     return payload.model_copy(update={"hits": tuple(hits)}).model_dump_json()
 
-
-def _parse(content: Any) -> Any:
-    if isinstance(content, str):
-        if not content.strip():
-            return None
-        try:
-            return json.loads(content)
-        except ValueError:
-            return None
-    return content

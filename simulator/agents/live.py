@@ -6,8 +6,9 @@ what a chat reader's call gets in a live run (simulator/readers/chat.py): the ca
 system prompt, the messages, the tools and the response format), ``--replay`` (a miss
 stops the run), the call budget (reserved before each request), retries with the paper's
 backoff on retryable errors only, and token and cost accounting. A provider that keeps
-failing ends the record as a provider error (:class:`AgentProviderError`), never as a
-wrong answer; one that refuses the request (bad key, unknown model) stops the run.
+failing ends the record as a provider error (:class:`ProviderFailed`), never as a
+wrong answer; one that refuses the request (bad key, unknown model) stops the run
+(simulator/live/discipline.py, shared with the chat readers).
 
 The compiled agent is shared by every record, so the middleware keeps no per-record state.
 """
@@ -26,9 +27,8 @@ from langchain_core.messages import BaseMessage, messages_from_dict, messages_to
 from simulator.agents.answer import FinalAnswer
 from simulator.errors import UsageError
 from simulator.live.cache import RecordedCall, call_key
-from simulator.live.classify import describe, is_fatal, is_provider_error
-from simulator.live.errors import ProviderRejected, ReplayMiss
-from simulator.live.policy import acall_with_retries
+from simulator.live.discipline import call_provider
+from simulator.live.errors import ReplayMiss
 from simulator.live.services import LiveServices
 
 log = logging.getLogger(__name__)
@@ -37,10 +37,6 @@ AGENT_CALL_VERSION = "agent-call-1"
 """Part of every agent call's hash: bump when what is hashed changes."""
 
 Handler = Callable[[ModelRequest], Awaitable[ModelResponse]]
-
-
-class AgentProviderError(Exception):
-    """The provider failed after every retry: the record is a provider error."""
 
 
 class LiveCallMiddleware(AgentMiddleware):
@@ -80,18 +76,7 @@ class LiveCallMiddleware(AgentMiddleware):
             await svc.before_request(self.model)
             return await handler(request)
 
-        try:
-            response = await acall_with_retries(attempt, svc.retry, sleep=svc.pause)
-        except Exception as exc:
-            if not is_provider_error(exc):
-                raise
-            if is_fatal(exc):
-                raise ProviderRejected(f"{self.model}: the provider refused the request "
-                                       f"({describe(exc)}); check the API key, access and "
-                                       "model name") from None
-            svc.stats.add("provider_errors")
-            log.warning("%s: provider error after retries: %s", self.model, describe(exc))
-            raise AgentProviderError(f"provider error: {describe(exc)}") from None
+        response = await call_provider(svc, self.model, attempt)
         tokens_in, tokens_out = _usage(response)
         svc.budget.add_usage(tokens_in, tokens_out, svc.cost(self.model, tokens_in, tokens_out))
         return response

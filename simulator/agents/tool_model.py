@@ -19,17 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
-from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
+from middleware.adapters.scripted_model import ToolBindingChatModel
 from simulator.agent.observation import SEARCH_TOOL, evidence_of
 from simulator.agents.answer import ANSWER_TOOL
 from simulator.agents.prompt import parse_task_message
@@ -42,7 +38,7 @@ MAX_SEARCHES = 2
 MODEL_NAME = "deterministic-tool-calling-1"
 
 
-class DeterministicToolCallingModel(BaseChatModel):
+class DeterministicToolCallingModel(ToolBindingChatModel):
     """Search, re-search once if the result is unusable, then submit an extracted answer."""
 
     model_name: str = MODEL_NAME
@@ -56,12 +52,6 @@ class DeterministicToolCallingModel(BaseChatModel):
     @property
     def _identifying_params(self) -> dict[str, Any]:
         return {"model_name": self.model_name}
-
-    def bind_tools(self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-                   *, tool_choice: str | None = None, **kwargs: Any
-                   ) -> Runnable[LanguageModelInput, AIMessage]:
-        return self.bind(tools=[convert_to_openai_tool(t) for t in tools],
-                         tool_choice=tool_choice, **kwargs)
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: Any = None, tools: list[dict[str, Any]] | None = None,

@@ -24,9 +24,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from simulator.errors import UsageError
 from simulator.live import loop as live_loop
 from simulator.live.cache import RecordedCall, call_key
-from simulator.live.classify import describe, is_fatal, is_provider_error
-from simulator.live.errors import ProviderRejected, ReplayMiss
-from simulator.live.policy import acall_with_retries
+from simulator.live.discipline import ProviderFailed, call_provider
+from simulator.live.errors import ReplayMiss
 from simulator.live.services import LiveServices, current_services
 from simulator.readers.base import ReaderInput, ReaderResult, readers, unknown_answer
 from simulator.readers.chat_clients import (
@@ -112,20 +111,11 @@ class ChatReader:
         messages = render_messages(item)
         svc = self.services
         try:
-            message, method = await acall_with_retries(lambda: self._request(messages),
-                                                       svc.retry, sleep=svc.pause)
-        except Exception as exc:
-            if not is_provider_error(exc):
-                raise
-            if is_fatal(exc):
-                raise ProviderRejected(f"{self.name}: the provider refused the request "
-                                       f"({describe(exc)}); check the API key, access and "
-                                       "model name") from None
-            svc.stats.add("provider_errors")
-            log.warning("%s: provider error after retries: %s", self.name, describe(exc))
-            return ReaderResult(answer=unknown_answer(f"provider error: {describe(exc)}"),
-                                prompt_hash=prompt_hash, provider_error=True,
-                                latency_ms=_ms_since(started))
+            message, method = await call_provider(svc, self.name,
+                                                  lambda: self._request(messages))
+        except ProviderFailed as failed:
+            return ReaderResult(answer=unknown_answer(str(failed)), prompt_hash=prompt_hash,
+                                provider_error=True, latency_ms=_ms_since(started))
         usage: dict[str, Any] = dict(message.usage_metadata or {})
         tokens_in = int(usage.get("input_tokens", 0))
         tokens_out = int(usage.get("output_tokens", 0))
