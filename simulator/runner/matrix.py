@@ -19,6 +19,7 @@ from typing import Any
 from simulator.agents.registry import AgentSpec
 from simulator.corpus import Corpus
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells, validate_config
+from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
 from simulator.runner.manifest import check_or_write_manifest
 from simulator.runner.record import RunRecord
@@ -62,17 +63,19 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
         last_flush = time.monotonic()
         bar = _progress(len(todo), len(done), progress)
         try:
-            for start in range(0, len(todo), BATCH_SIZE):
-                batch = runner.run_cells(todo[start:start + BATCH_SIZE])
-                buffer.extend(batch)
-                if on_record is not None:
-                    for record in batch:
-                        on_record(record)
-                bar.update(len(batch))
-                if len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush > FLUSH_SECONDS:
-                    written += store.add(buffer)
-                    buffer.clear()
-                    last_flush = time.monotonic()
+            with gc_tuned():
+                for start in range(0, len(todo), BATCH_SIZE):
+                    batch = runner.run_cells(todo[start:start + BATCH_SIZE])
+                    buffer.extend(batch)
+                    if on_record is not None:
+                        for record in batch:
+                            on_record(record)
+                    bar.update(len(batch))
+                    if (len(buffer) >= FLUSH_EVERY
+                            or time.monotonic() - last_flush > FLUSH_SECONDS):
+                        written += store.add(buffer)
+                        buffer.clear()
+                        last_flush = time.monotonic()
         finally:
             if buffer:
                 written += store.add(buffer)
