@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import gc
 import os
 import signal
 import sys
@@ -38,6 +37,7 @@ from simulator.live.errors import BudgetExhausted, ReplayMiss
 from simulator.live.options import LiveOptions, is_live  # noqa: F401  (re-exported)
 from simulator.live.services import LiveServices, build_services, use_services
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
+from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
 from simulator.runner.live_episode import run_episode
 from simulator.runner.manifest import check_or_write_manifest
@@ -116,7 +116,7 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
         with use_services(services):
             runner = MatrixRunner(config, corpus)
         run = _LiveExecution(runner, out, services, options.concurrency, on_record, progress)
-        with _gc_tuned():
+        with gc_tuned():
             _wait_forwarding_interrupts(run)
     finally:
         services.close()
@@ -274,25 +274,6 @@ def _sigint_counter() -> Iterator[Callable[[], int]]:
         yield lambda: count[0]
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-@contextlib.contextmanager
-def _gc_tuned() -> Iterator[None]:
-    """Collect garbage less often during a run, and never re-scan what existed before it.
-
-    An HTTP call allocates thousands of short-lived objects; with the default thresholds
-    the collector runs constantly and re-traverses the corpus, the index and every imported
-    module. Freezing them and raising the young-generation threshold cuts the CPU per
-    record by ~15 %; cyclic garbage is still collected, only less often.
-    """
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
 
 
 def _progress(todo: int, done: int, enabled: bool | None) -> Any:
