@@ -15,6 +15,7 @@ import argparse
 import time
 
 from simulator.runner.cells import MatrixRunner, cells
+from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
 from simulator.runner.matrix import BATCH_SIZE
 
@@ -40,7 +41,8 @@ def main() -> None:
     timings = {}
     for agent in ("pipeline", "react"):
         runner = MatrixRunner(RunConfig(agent=agent, task_rows=rows))
-        timings[agent] = ms_per_record(runner, args.repeats)
+        with gc_tuned():  # as run_matrix does
+            timings[agent] = ms_per_record(runner, args.repeats)
     records = len(rows) * 9 * 2
     print(f"{records} records per pass, best of {args.repeats}")
     for agent, ms in timings.items():
