@@ -81,4 +81,15 @@ def compose(name: str, *faults: str | FaultSpec, layer: Layer, answerable: bool,
                     description=description or " + ".join(s.name for s in specs))
 
 
-__all__ = ["SCENARIO_NAMES", "FaultSpec", "Scenario", "compose", "get_scenario", "scenarios"]
+def add_scenario(scenario: Scenario) -> Scenario:
+    """Register a custom scenario (a plugin's) so runs can name it: ``--scenarios mine``.
+
+    Its faults are built now, so an unknown fault or a bad parameter fails at registration,
+    not mid-run; ``--scenarios all`` stays the nine reference scenarios.
+    """
+    scenario.build_faults()
+    return scenarios.add(scenario.name, scenario)
+
+
+__all__ = ["SCENARIO_NAMES", "FaultSpec", "Scenario", "add_scenario", "compose", "get_scenario",
+           "scenarios"]

@@ -46,6 +46,11 @@ DEFAULT_PIPELINE: Pipeline = "paper"
 DEFAULT_AGENT = "pipeline"
 """The agent under test unless ``--agent`` names another (simulator/agents/registry.py)."""
 
+DEFAULT_RETRIEVER = "tfidf_domain_validity"
+"""The reported retriever (simulator/retrieval/tfidf.py): ``run --retriever`` unless named."""
+DEFAULT_TOP_K = 3
+"""Hits per search of the reported configuration: ``run --top-k`` unless given."""
+
 Action = Literal["allow", "abstain", "reject", "retry"]
 """What a policy gate may decide after a tool call."""
 ACTIONS: tuple[Action, ...] = get_args(Action)

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
 
 EXAMPLES = """examples:
@@ -55,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_pipeline_option(parser, default=None,
                         note="; with --run, the pipeline the run was made with")
     add_agent_option(parser)
+    add_plugin_option(parser)
     parser.set_defaults(func=_credit)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from simulator import __version__
 from simulator.errors import LayerragError
 
-SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit")
+SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _load_plugins(args)
         code = args.func(args)
     except LayerragError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -49,6 +50,15 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 130
     return int(code or 0)
+
+
+def _load_plugins(args: argparse.Namespace) -> None:
+    """Installed plugins and ``--plugin`` modules, once, before any name is resolved; only
+    for subcommands that resolve names (the others never pay for importing them)."""
+    if hasattr(args, "plugin"):
+        from simulator.plugins import load_plugins
+
+        load_plugins(args.plugin)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,16 @@ from simulator.cli.live_options import (
     generation_from_args,
     live_options_from_args,
 )
+from simulator.cli.plugin_option import add_plugin_option
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
-from simulator.vocabulary import CONTRACT_MODES, DEFAULT_AGENT, SCENARIO_NAMES
+from simulator.vocabulary import (
+    CONTRACT_MODES,
+    DEFAULT_AGENT,
+    DEFAULT_RETRIEVER,
+    DEFAULT_TOP_K,
+    SCENARIO_NAMES,
+)
 
 EXAMPLES = """examples:
   layerrag run --out runs/deterministic                  # full deterministic matrix
@@ -29,6 +36,17 @@ EXAMPLES = """examples:
 
 def split_list(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def hits_per_search(text: str) -> int:
+    """``--top-k``: a whole number of at least 1 (argparse names the option on refusal)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} hits: a search returns at least 1")
+    return value
 
 
 def add_pipeline_option(parser: argparse.ArgumentParser, *, default: str | None = "paper",
@@ -56,6 +74,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(parser)
     add_agent_option(parser)
+    add_plugin_option(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -76,6 +95,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="only the first N tasks in corpus order")
     parser.add_argument("--format", choices=("md", "csv", "json", "none"), default="md",
                         help="report printed at the end (default md)")
+    parser.add_argument("--retriever", default=DEFAULT_RETRIEVER, metavar="NAME",
+                        help=f"registered retriever (default {DEFAULT_RETRIEVER}; "
+                             "layerrag list retrievers)")
+    parser.add_argument("--top-k", type=hits_per_search, default=DEFAULT_TOP_K, metavar="K",
+                        help=f"hits per search (default {DEFAULT_TOP_K})")
     add_run_options(parser)
     add_live_options(parser)
     parser.set_defaults(func=_run)
@@ -92,7 +116,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         modes=split_list(args.modes), arms=arms, tasks=args.tasks, seed=args.seed,
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
-        agent=args.agent,
+        agent=args.agent, retriever=args.retriever, top_k=args.top_k,
     )
 
 

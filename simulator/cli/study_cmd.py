@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
 
 EXAMPLES = """examples:
@@ -47,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     focused.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(focused)
     add_agent_option(focused)
+    add_plugin_option(focused)
     focused.set_defaults(func=_focused)
 
     arms = studies.add_parser(

@@ -14,7 +14,8 @@ def split_model(model: str) -> tuple[str, str]:
     return (provider, name) if sep else (model, model)
 
 
-def _load_live_readers() -> None:
+def load_live_readers() -> None:
+    """Register the provider prefixes (openai, anthropic, ...) when their module is there."""
     try:
         import simulator.readers.chat  # noqa: F401  (registers the provider prefixes)
     except ModuleNotFoundError as exc:
@@ -26,7 +27,7 @@ def resolve_reader(model: str, *, base_url: str | None = None,
                    generation: dict[str, Any] | None = None, check_only: bool = False
                    ) -> Reader:
     """Build the reader for ``model`` (or only check that its name resolves)."""
-    _load_live_readers()
+    load_live_readers()
     key, name = split_model(model)
     factory = readers.get(key)
     if check_only:

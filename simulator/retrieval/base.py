@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from simulator.corpus.model import SessionContext
 from simulator.registry import Registry
 from simulator.retrieval.index import DocumentIndex
+from simulator.vocabulary import DEFAULT_RETRIEVER, DEFAULT_TOP_K
 
 
 class Hit(BaseModel):
@@ -41,5 +42,6 @@ class Retriever(Protocol):
 
 
 retrievers: Registry[Retriever] = Registry("retriever")
-DEFAULT_RETRIEVER = "tfidf_domain_validity"
-DEFAULT_TOP_K = 3
+
+__all__ = ["DEFAULT_RETRIEVER", "DEFAULT_TOP_K", "Hit", "RetrievalContext", "Retriever",
+           "retrievers"]

@@ -43,6 +43,15 @@ class TfidfRetriever(BaseModel):
     domain_boost: float = Field(default=1.5, gt=1.0)
     """Factor on the text score of documents in the query-inferred domain."""
 
+    @property
+    def description(self) -> str:
+        """One line saying what this configuration does (``layerrag list retrievers``)."""
+        domain = {"none": "text score only",
+                  "query_cues": f"domain cues from the query (x{self.domain_boost})",
+                  "task_label": "only the task's LABELLED domain (sensitivity condition)"}
+        rerank = "; validity rerank" if self.validity else ""
+        return f"TF-IDF, {domain[self.domain]}{rerank}"
+
     def __call__(self, index: DocumentIndex, query: str, context: RetrievalContext,
                  top_k: int = 3) -> list[Hit]:
         if top_k < 1:

@@ -8,7 +8,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simulator.vocabulary import CONTRACT_MODES, DEFAULT_AGENT, DEFAULT_PIPELINE, SCENARIO_NAMES
+from simulator.vocabulary import (
+    CONTRACT_MODES,
+    DEFAULT_AGENT,
+    DEFAULT_PIPELINE,
+    DEFAULT_RETRIEVER,
+    DEFAULT_TOP_K,
+    SCENARIO_NAMES,
+)
 
 
 class RunConfig(BaseModel):
@@ -26,8 +33,8 @@ class RunConfig(BaseModel):
     seed: int = 0
     spec: str | None = None
     """Spec folder; None is the bundled enterprise_v2."""
-    retriever: str = "tfidf_domain_validity"
-    top_k: int = Field(default=3, ge=1)
+    retriever: str = DEFAULT_RETRIEVER
+    top_k: int = Field(default=DEFAULT_TOP_K, ge=1)
     base_url: str | None = None
     """For OpenAI-compatible local servers."""
     generation: dict[str, object] = Field(default_factory=dict)
