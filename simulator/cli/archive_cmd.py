@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog="examples:\n"
                "  layerrag archive recompute archives/deterministic/enterprise_v2.jsonl.gz\n"
                "  layerrag archive recompute FILE --format csv > aggregates.csv\n"
-               "  layerrag archive recompute FILE --plots plots/",
+               "  layerrag archive recompute FILE --plots plots/\n"
+               "  layerrag archive recompute FILE --bootstrap crossed --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     recompute.add_argument("file", type=Path, metavar="FILE", help="an archive (.jsonl.gz)")
@@ -57,5 +58,6 @@ def _recompute(args: argparse.Namespace) -> int:
     chosen_format(args)
     from simulator.report.build import report_from_archive
 
-    report = report_from_archive(args.file, replicates=args.replicates, seed=args.seed)
+    report = report_from_archive(args.file, replicates=args.replicates, seed=args.seed,
+                                 bootstrap=args.bootstrap)
     return emit(report, args)

@@ -15,6 +15,7 @@ EXAMPLES = """examples:
   layerrag report runs/deterministic
   layerrag report runs/deterministic --format latex > tables.tex
   layerrag report runs/deterministic --plots runs/deterministic/plots
+  layerrag report runs/models --bootstrap crossed   # several models, same policy units
 """
 
 
@@ -22,7 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser = subparsers.add_parser(
         "report", help="tables and plots of a run",
         description="Scenario x mode success, paired repair - strict effects with "
-                    "hierarchical bootstrap intervals, the specificity margin, groundedness "
+                    "bootstrap intervals (nested or crossed, each saying how many model "
+                    "units it covers), the specificity margin, groundedness "
                     "false positives, failure layers and provider averages of a run.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -35,7 +37,8 @@ def _report(args: argparse.Namespace) -> int:
     chosen_format(args)
     from simulator.report.build import report_from_store
 
-    report = report_from_store(args.run_dir, replicates=args.replicates, seed=args.seed)
+    report = report_from_store(args.run_dir, replicates=args.replicates, seed=args.seed,
+                               bootstrap=args.bootstrap)
     return emit(report, args)
 
 

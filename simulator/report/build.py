@@ -23,6 +23,7 @@ from simulator.report.tables import (
     scenario_mode_table,
     top_repair_gains,
 )
+from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.layers import ordered_modes, ordered_scenarios, target_layer
 from simulator.stats.margin import specificity
 from simulator.stats.paired import PAIR_ON_CONTRACT_MODE, paired_difference
@@ -33,19 +34,20 @@ SCHEMA_REPAIR_TARGETS = frozenset({"schema_drift"})
 
 
 def _provenance(rows: Sequence[ArchiveRow], header: ArchiveHeader | None, replicates: int,
-                seed: int) -> Provenance:
+                seed: int, bootstrap: BootstrapKind) -> Provenance:
     if header is not None:
         return Provenance(run_id=header.run_id, created=header.created,
                           corpus_hash=header.corpus_hash,
                           archive_version=header.archive_version, versions=header.versions,
                           prompt_template_hashes=header.prompt_template_hashes,
                           pipeline=header.pipeline, agent=header.agent, records=len(rows),
-                          replicates=replicates, seed=seed)
+                          replicates=replicates, seed=seed, bootstrap=bootstrap)
     run_ids = sorted({r.run_id for r in rows})
     return Provenance(run_id=",".join(run_ids), created=None, corpus_hash=None,
                       archive_version=None, versions={}, prompt_template_hashes={},
                       pipeline=None, agent=",".join(sorted({r.agent for r in rows})) or
-                      DEFAULT_AGENT, records=len(rows), replicates=replicates, seed=seed)
+                      DEFAULT_AGENT, records=len(rows), replicates=replicates, seed=seed,
+                      bootstrap=bootstrap)
 
 
 def _any_pair(rows_a: Sequence[ArchiveRow], rows_b: Sequence[ArchiveRow]) -> bool:
@@ -56,7 +58,8 @@ def _any_pair(rows_a: Sequence[ArchiveRow], rows_b: Sequence[ArchiveRow]) -> boo
 
 
 def repair_effects(rows: Sequence[ArchiveRow], *, replicates: int, seed: int,
-                   rates: dict[tuple[str, str], float]) -> list[ScenarioEffect]:
+                   rates: dict[tuple[str, str], float],
+                   bootstrap: BootstrapKind = "nested") -> list[ScenarioEffect]:
     """Paired repair - strict per scenario, for scenarios with at least one matched pair."""
     by_cell: dict[tuple[str, str], list[ArchiveRow]] = defaultdict(list)
     for row in rows:
@@ -67,17 +70,19 @@ def repair_effects(rows: Sequence[ArchiveRow], *, replicates: int, seed: int,
         if not strict or not repair or not _any_pair(repair, strict):
             continue
         effect = paired_difference(repair, strict, pair_on=PAIR_ON_CONTRACT_MODE,
-                                   replicates=replicates, seed=seed)
+                                   replicates=replicates, seed=seed, bootstrap=bootstrap)
         effects.append(ScenarioEffect(scenario=scenario, target_layer=target_layer(scenario),
                                       strict_rate=rates[(scenario, "strict")],
                                       repair_rate=rates[(scenario, "repair")], effect=effect))
     return effects
 
 
-def _arm_report(arm: str, rows: Sequence[ArchiveRow], replicates: int, seed: int) -> ArmReport:
+def _arm_report(arm: str, rows: Sequence[ArchiveRow], replicates: int, seed: int,
+                bootstrap: BootstrapKind) -> ArmReport:
     cells = scenario_mode_table(rows)
     rates = {(c.scenario, c.contract_mode): c.successes / c.records for c in cells}
-    effects = repair_effects(rows, replicates=replicates, seed=seed, rates=rates)
+    effects = repair_effects(rows, replicates=replicates, seed=seed, rates=rates,
+                             bootstrap=bootstrap)
     by_scenario = {e.scenario: e.effect for e in effects}
     credit = (specificity(by_scenario, SCHEMA_REPAIR_TARGETS)
               if SCHEMA_REPAIR_TARGETS <= by_scenario.keys() else None)
@@ -92,7 +97,8 @@ def _arm_report(arm: str, rows: Sequence[ArchiveRow], replicates: int, seed: int
 
 
 def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = None,
-                 replicates: int = 2000, seed: int = 0) -> Report:
+                 replicates: int = 2000, seed: int = 0,
+                 bootstrap: BootstrapKind = "nested") -> Report:
     """Every aggregate of ``rows`` (allowlisted archive rows), one section per arm.
 
     Args:
@@ -100,15 +106,17 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
         header: the archive header, for provenance; None gives a report without it.
         replicates: bootstrap replicates for the paired intervals.
         seed: the bootstrap seed; the same rows and seed give the same report.
+        bootstrap: ``nested`` (the paper's, default) or ``crossed`` (docs/intervals.md).
     """
     ordered = sorted(rows, key=row_key)
     arms: dict[str, list[ArchiveRow]] = defaultdict(list)
     for row in ordered:
         arms[row.arm].append(row)
     return Report(
-        provenance=_provenance(ordered, header, replicates, seed),
+        provenance=_provenance(ordered, header, replicates, seed, bootstrap),
         model_units=len({(r.provider, r.model) for r in ordered}),
-        arms=[_arm_report(arm, arm_rows, replicates, seed)
+        policy_units=len({r.unit for r in ordered}),
+        arms=[_arm_report(arm, arm_rows, replicates, seed, bootstrap)
               for arm, arm_rows in sorted(arms.items())],
         arm_comparison=arm_comparison(ordered) if len(arms) > 1 else [],
     )
@@ -139,14 +147,18 @@ def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
     return out
 
 
-def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int = 0) -> Report:
+def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int = 0,
+                      bootstrap: BootstrapKind = "nested") -> Report:
     """The report of a run directory, via its in-memory archive (what the CLI prints)."""
     archive = archive_from_store(run_dir)
-    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed)
+    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed,
+                        bootstrap=bootstrap)
 
 
-def report_from_archive(path: Path | str, *, replicates: int = 2000, seed: int = 0) -> Report:
+def report_from_archive(path: Path | str, *, replicates: int = 2000, seed: int = 0,
+                        bootstrap: BootstrapKind = "nested") -> Report:
     """The report recomputed from an archive file alone."""
     archive = load_archive(path)
-    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed)
+    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed,
+                        bootstrap=bootstrap)
 

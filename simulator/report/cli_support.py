@@ -13,13 +13,23 @@ from typing import TYPE_CHECKING
 
 from simulator.errors import UsageError
 from simulator.report.render import FORMATS, render, renderers
+from simulator.stats.bootstrap import BOOTSTRAP_KINDS
 
 if TYPE_CHECKING:
     from simulator.report.model import Report
 
 
+def add_bootstrap_option(parser: argparse.ArgumentParser) -> None:
+    """``--bootstrap {nested,crossed}``: how the paired intervals resample."""
+    parser.add_argument("--bootstrap", choices=BOOTSTRAP_KINDS, default="nested",
+                        help="nested: policy units within each model unit, the paper's "
+                             "(default); crossed: model and policy units independently, when "
+                             "models answer the same policy units (docs/intervals.md)")
+
+
 def add_report_options(parser: argparse.ArgumentParser, *, json_flag: bool = False) -> None:
-    """``--format``, ``--plots``, ``--replicates`` and ``--seed`` (and ``--json``)."""
+    """``--format``, ``--plots``, ``--replicates``, ``--seed``, ``--bootstrap`` (and
+    ``--json``)."""
     parser.add_argument("--format", default="md", metavar="FMT",
                         help=f"output format: {', '.join(FORMATS)} (default md)")
     if json_flag:
@@ -29,6 +39,7 @@ def add_report_options(parser: argparse.ArgumentParser, *, json_flag: bool = Fal
     parser.add_argument("--replicates", type=int, default=2000,
                         help="bootstrap replicates (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    add_bootstrap_option(parser)
 
 
 def chosen_format(args: argparse.Namespace) -> str:

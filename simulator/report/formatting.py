@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from simulator.stats.paired import Effect
+from simulator.stats.scope import interval_caveat
+
 MISSING = "—"
 
 
@@ -28,3 +33,31 @@ def interval(low: float, high: float) -> str:
 def count_of(count: int, total: int) -> str:
     """``28080 / 38880``."""
     return f"{count} / {total}"
+
+
+def _count(values: Sequence[int], noun: str) -> str:
+    low, high = min(values), max(values)
+    shown = str(low) if low == high else f"{low}-{high}"
+    return f"{shown} {noun}" + ("" if high == 1 else "s")
+
+
+def interval_scope(effects: Sequence[Effect]) -> str:
+    """How a table's intervals were drawn and what they cover, as one clause.
+
+    ``nested bootstrap over 1 model unit and 80 policy units; covers task sampling for this
+    model only``. The caveat follows the effect with the fewest model units.
+    """
+    kinds = sorted({e.bootstrap for e in effects})
+    model_units = [e.model_units for e in effects]
+    clause = (f"{'/'.join(kinds)} bootstrap over {_count(model_units, 'model unit')} and "
+              f"{_count([e.policy_units for e in effects], 'policy unit')}")
+    return clause + caveat_clause(min(model_units))
+
+
+def caveat_clause(model_units: int) -> str:
+    """``; covers task sampling for this model only``, ``; may under-cover across models``
+    or nothing, to follow an interval or a description of one."""
+    caveat = interval_caveat(model_units)
+    if caveat is None:
+        return ""
+    return f"; covers {caveat}" if model_units <= 1 else f"; {caveat}"

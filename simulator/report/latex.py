@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simulator.report.formatting import interval, points, proportion
+from simulator.report.formatting import interval, interval_scope, points, proportion
 from simulator.report.model import ArmReport, Report
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -43,8 +43,8 @@ def _arm(arm: ArmReport, suffix: str, label: str) -> list[str]:
         "llrrrrrrr")
     if arm.effects:
         lines += _table(
-            f"Paired repair − strict effects in percentage points, hierarchical 95 % "
-            f"bootstrap intervals{suffix}.",
+            f"Paired repair − strict effects in percentage points{suffix}; 95 % intervals: "
+            f"{interval_scope([e.effect for e in arm.effects])}.",
             f"tab:repair-effects{label}",
             ["scenario", "layer", "strict S", "repair S", "Δ (pp)", "95 % interval"],
             [[e.scenario, e.target_layer, proportion(e.strict_rate),
@@ -64,7 +64,7 @@ def _arm(arm: ArmReport, suffix: str, label: str) -> list[str]:
 def render_latex(report: Report) -> str:
     """The main tables of every arm; needs ``\\usepackage{booktabs}``."""
     p = report.provenance
-    lines = [f"% layerrag report: run {p.run_id}, {p.records} records, bootstrap "
+    lines = [f"% layerrag report: run {p.run_id}, {p.records} records, {p.bootstrap} bootstrap, "
              f"{p.replicates} replicates (seed {p.seed}); needs \\usepackage{{booktabs}}", ""]
     several = len(report.arms) > 1
     for arm in report.arms:

@@ -4,16 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simulator.report.formatting import count_of, interval, points, proportion
+from simulator.report.formatting import count_of, interval, interval_scope, points, proportion
 from simulator.report.model import ArmReport, Report, rate
+from simulator.stats.bootstrap import BootstrapKind
+from simulator.stats.scope import FEW_MODEL_UNITS
 
-BOOTSTRAP_NOTE = (
-    "Repair − strict differences are paired per provider, model, scenario, arm and task row. "
-    "Intervals are 95 % percentile intervals of a hierarchical bootstrap: each replicate "
-    "resamples model units (provider × model) with replacement, then, within each drawn "
-    "model unit, resamples policy units with replacement, keeping a unit's question variants "
-    "together (they are correlated coverage, not independent samples)."
-)
+PAIRING_NOTE = ("Repair − strict differences are paired per provider, model, scenario, arm and "
+                "task row. ")
+BOOTSTRAP_NOTES: dict[BootstrapKind, str] = {
+    "nested": PAIRING_NOTE + (
+        "Intervals are 95 % percentile intervals of a hierarchical bootstrap: each replicate "
+        "resamples model units (provider × model) with replacement, then, within each drawn "
+        "model unit, resamples policy units with replacement, keeping a unit's question "
+        "variants together (they are correlated coverage, not independent samples)."),
+    "crossed": PAIRING_NOTE + (
+        "Intervals are 95 % percentile intervals of a crossed bootstrap: each replicate "
+        "resamples model units (provider × model) and policy units independently, with "
+        "replacement, and keeps every (model unit, policy unit) cell of the drawn pairs, a "
+        "unit's question variants together, so difficulty the models share through common "
+        "policy units counts as variance."),
+}
+"""The Notes' description of each bootstrap (docs/intervals.md)."""
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]],
@@ -45,7 +56,8 @@ def _effects(arm: ArmReport) -> list[str]:
     rows = [[e.scenario, e.target_layer, proportion(e.strict_rate), proportion(e.repair_rate),
              points(e.effect.estimate), interval(e.effect.low, e.effect.high),
              str(e.effect.pairs)] for e in arm.effects]
-    lines = _table(header, rows)
+    lines = [*_table(header, rows),
+             f"95 % intervals: {interval_scope([e.effect for e in arm.effects])}.", ""]
     spec = arm.specificity
     if spec is not None:
         where = (f" ({spec.off_target_scenario})" if spec.off_target_scenario
@@ -121,12 +133,16 @@ def _notes(report: Report) -> list[str]:
         "Denominators hold every record, provider errors included: a provider failure is a "
         "failed record of the system. Provider errors are counted in their own column; reader "
         "failures show as failure layer `reader`.",
-        BOOTSTRAP_NOTE,
+        BOOTSTRAP_NOTES[report.provenance.bootstrap],
     ]
     if report.model_units == 1:
         notes.append("This report has a single model unit, so the model level of the bootstrap "
-                     "has one choice: intervals reflect task sampling only, not model "
-                     "variation.")
+                     "has one choice: intervals cover task sampling for this model only, not "
+                     "model variation.")
+    elif report.model_units < FEW_MODEL_UNITS:
+        notes.append(f"This report has {report.model_units} model units, fewer than "
+                     f"{FEW_MODEL_UNITS}: a bootstrap sees no more model-to-model spread than "
+                     "the sampled models show, so intervals may under-cover across models.")
     return ["## Notes", "", *(f"- {n}" for n in notes), ""]
 
 
@@ -136,9 +152,10 @@ def render_markdown(report: Report) -> str:
     lines = ["# layerrag report", "",
              f"- run: `{p.run_id}`; created {p.created or '—'}; corpus `{p.corpus_hash or '—'}`; "
              f"archive version {p.archive_version if p.archive_version is not None else '—'}",
-             f"- records: {p.records}; model units: {report.model_units}; arms: "
+             f"- records: {p.records}; model units: {report.model_units}; policy units: "
+             f"{report.policy_units}; arms: "
              f"{', '.join(a.arm for a in report.arms) or '—'}",
-             f"- bootstrap: {p.replicates} replicates, seed {p.seed}"]
+             f"- bootstrap: {p.bootstrap}, {p.replicates} replicates, seed {p.seed}"]
     if p.agent != "pipeline":
         lines.append(f"- agent: {p.agent} (a tool-calling agent, scored from the tool calls "
                      "it made and the results it saw; docs/agents.md)")

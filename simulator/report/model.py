@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
+from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.margin import Specificity
 from simulator.stats.paired import Effect
+from simulator.stats.scope import interval_caveat
 
 
 class _Frozen(BaseModel):
@@ -38,6 +40,8 @@ class Provenance(_Frozen):
     records: int
     replicates: int
     seed: int
+    bootstrap: BootstrapKind = "nested"
+    """How the paired intervals resampled (docs/intervals.md)."""
 
 
 class ScenarioModeCell(_Frozen):
@@ -186,6 +190,15 @@ class Report(_Frozen):
     provenance: Provenance
     model_units: int
     """Distinct provider-model units; with one, the bootstrap's model level has one choice."""
+    policy_units: int
+    """Distinct policy units, the clusters the bootstrap resamples inside the model level."""
     arms: list[ArmReport]
     arm_comparison: list[ArmComparison] = []
     """Empty unless the run has more than one arm."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def interval_caveat(self) -> str | None:
+        """The paired intervals' caveat: ``task sampling for this model only`` with one model
+        unit, ``may under-cover across models`` with fewer than ten, else None."""
+        return interval_caveat(self.model_units)

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from simulator.report.formatting import interval, points
+from simulator.report.formatting import interval, interval_scope, points
 from simulator.report.model import Report
 from simulator.stats.layers import ordered_modes, ordered_scenarios
 
@@ -93,7 +93,9 @@ def repair_forest(report: Report, path: Path) -> Path | None:
     ax.set_yticks(range(len(scenarios)), [_label(s) for s in scenarios])
     ax.invert_yaxis()
     ax.set_xlim(-105, 105)
-    ax.set_xlabel("repair − strict, strict success (percentage points; bars: 95 % interval)")
+    scope = interval_scope([e.effect for a in arms for e in a.effects])
+    ax.set_xlabel("repair − strict, strict success (percentage points; bars: 95 % interval)\n"
+                  f"intervals: {scope}")
     ax.set_ylabel("scenario")
     ax.set_title("Paired repair − strict effect by scenario")
     if len(arms) > 1:

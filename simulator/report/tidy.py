@@ -2,7 +2,9 @@
 
 Columns: section, arm, provider, model, scenario, contract_mode, metric, value, low, high.
 Empty cells mean "not applicable"; ``low``/``high`` are filled for paired effects only.
-Values are exact (counts as integers, rates with full float precision).
+Values are exact (counts as integers, rates with full float precision). Each paired effect
+is followed by the design of its interval (pairs, model units, policy units); provenance
+gives the bootstrap kind and the intervals' caveat (empty with ten or more model units).
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ def _arm_lines(arm: ArmReport) -> Iterator[Line]:
     for e in arm.effects:
         yield ("repair_effect", a, "", "", e.scenario, "repair-strict", "S", e.effect.estimate,
                e.effect.low, e.effect.high)
-        yield ("repair_effect", a, "", "", e.scenario, "repair-strict", "pairs", e.effect.pairs,
-               "", "")
+        for metric in ("pairs", "model_units", "policy_units"):
+            yield ("repair_effect", a, "", "", e.scenario, "repair-strict", metric,
+                   getattr(e.effect, metric), "", "")
     if arm.specificity is not None:
         s = arm.specificity
         scen = "+".join(s.targets)
@@ -76,6 +79,8 @@ def render_csv(report: Report) -> str:
     p = report.provenance
     for metric, value in (("run_id", p.run_id), ("corpus_hash", p.corpus_hash or ""),
                           ("records", p.records), ("model_units", report.model_units),
+                          ("policy_units", report.policy_units), ("bootstrap", p.bootstrap),
+                          ("interval_caveat", report.interval_caveat or ""),
                           ("replicates", p.replicates), ("seed", p.seed),
                           ("pipeline", p.pipeline or ""), ("agent", p.agent)):
         writer.writerow(("provenance", "", "", "", "", "", metric, value, "", ""))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,6 +52,18 @@ def test_recompute_json_flag_is_the_json_format(run_and_archive: tuple[Path, Pat
     flag = _stdout(["archive", "recompute", str(out), "--json", *FAST], capsys)
     named = _stdout(["archive", "recompute", str(out), "--format", "json", *FAST], capsys)
     assert flag == named
+
+
+def test_recompute_with_the_crossed_bootstrap_reports_its_kind(
+        run_and_archive: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = run_and_archive
+    capsys.readouterr()
+    body = json.loads(_stdout(["archive", "recompute", str(out), "--bootstrap", "crossed",
+                               "--json", *FAST], capsys))
+    assert body["provenance"]["bootstrap"] == "crossed"
+    assert {e["effect"]["bootstrap"] for e in body["arms"][0]["effects"]} == {"crossed"}
+    assert (body["model_units"], body["interval_caveat"]) == (
+        2, "may under-cover across models")
 
 
 def test_report_and_recompute_write_the_same_plots(

@@ -132,3 +132,18 @@ def test_the_report_does_not_depend_on_row_order() -> None:
 
 def test_the_model_units_are_counted() -> None:
     assert build_report(synthetic_rows(models=3, tasks=6), replicates=50).model_units == 3
+
+
+def test_the_bootstrap_kind_changes_only_the_intervals() -> None:
+    rows = synthetic_rows(models=3, tasks=12)
+    nested = build_report(rows, replicates=100)
+    crossed = build_report(rows, replicates=100, bootstrap="crossed")
+    assert (nested.provenance.bootstrap, crossed.provenance.bootstrap) == ("nested", "crossed")
+    assert nested.arms[0].scenario_modes == crossed.arms[0].scenario_modes
+    for a, b in zip(nested.arms[0].effects, crossed.arms[0].effects, strict=True):
+        assert a.effect.estimate == b.effect.estimate
+        assert (a.effect.bootstrap, b.effect.bootstrap) == ("nested", "crossed")
+
+
+def test_the_policy_units_are_counted() -> None:
+    assert build_report(synthetic_rows(models=3, tasks=12), replicates=20).policy_units == 4

@@ -84,3 +84,57 @@ def test_a_one_mode_report_says_why_it_has_no_effects() -> None:
 
 def test_latex_output_is_plain_ascii_apart_from_escapes(report: Report) -> None:
     assert render(report, "latex").isascii()
+
+
+def test_a_single_model_report_says_its_intervals_cover_task_sampling_for_that_model() -> None:
+    text = render(build_report(synthetic_rows(models=1, tasks=6), replicates=50), "md")
+    assert ("95 % intervals: nested bootstrap over 1 model unit and 2 policy units; covers "
+            "task sampling for this model only.") in text
+    assert "- bootstrap: nested, 50 replicates, seed 0" in text
+
+
+def test_a_few_model_units_may_under_cover_across_models(report: Report) -> None:
+    text = render(report, "md")
+    assert "over 2 model units and 4 policy units; may under-cover across models." in text
+    assert "This report has 2 model units, fewer than 10" in text
+
+
+def test_ten_model_units_carry_no_caveat() -> None:
+    report = build_report(synthetic_rows(models=10, tasks=6), replicates=20)
+    text = render(report, "md")
+    assert report.interval_caveat is None
+    assert "over 10 model units and 2 policy units." in text and "under-cover" not in text
+
+
+def test_a_crossed_report_names_its_bootstrap_in_every_format() -> None:
+    report = build_report(synthetic_rows(models=2, tasks=6), replicates=50, bootstrap="crossed")
+    assert "- bootstrap: crossed," in render(report, "md")
+    assert "crossed bootstrap over 2 model units" in render(report, "latex")
+    data = json.loads(render(report, "json"))
+    assert data["provenance"]["bootstrap"] == "crossed"
+    assert {e["effect"]["bootstrap"] for e in data["arms"][0]["effects"]} == {"crossed"}
+
+
+def test_json_carries_the_design_of_every_interval(report: Report) -> None:
+    data = json.loads(render(report, "json"))
+    assert (data["model_units"], data["policy_units"]) == (2, 4)
+    assert data["interval_caveat"] == "may under-cover across models"
+    effect = data["arms"][0]["effects"][0]["effect"]
+    assert (effect["bootstrap"], effect["model_units"], effect["policy_units"]) == (
+        "nested", 2, 4)
+
+
+def test_csv_gives_the_design_and_the_caveat(report: Report) -> None:
+    lines = list(csv.DictReader(io.StringIO(render(report, "csv"))))
+    provenance = {r["metric"]: r["value"] for r in lines if r["section"] == "provenance"}
+    assert (provenance["bootstrap"], provenance["model_units"], provenance["policy_units"]) == (
+        "nested", "2", "4")
+    assert provenance["interval_caveat"] == "may under-cover across models"
+    drift = {r["metric"]: r["value"] for r in lines if r["section"] == "repair_effect"
+             and r["scenario"] == "schema_drift"}
+    assert (drift["model_units"], drift["policy_units"]) == ("2", "4")
+
+
+def test_latex_captions_the_effects_with_their_caveat(report: Report) -> None:
+    assert ("95 \\% intervals: nested bootstrap over 2 model units and 4 policy units; may "
+            "under-cover across models.") in render(report, "latex")
