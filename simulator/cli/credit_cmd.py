@@ -1,10 +1,11 @@
 """``layerrag credit --policy NAME``: layer credit of one mitigation policy.
 
 Matched records with and without the policy (arm ``uncontrolled`` and the arm of the policy
-alone) over all nine scenarios: the gain on the policy's target layer with a hierarchical
-bootstrap interval, every off-target scenario's change, the specificity margin and a verdict.
-The metric is the outcome the policy claims: S for controls that restore evidence,
-safe resolution for controls that withhold an answer (see simulator/evaluation/credit.py).
+alone) over all nine scenarios: the gain on the policy's target layer with a bootstrap
+interval (nested, or ``--bootstrap crossed``) that says how many model units it covers,
+every off-target scenario's change, the specificity margin and a verdict. The metric is
+the outcome the policy claims: S for controls that restore evidence, safe resolution for
+controls that withhold an answer (see simulator/evaluation/credit.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
+from simulator.report.cli_support import add_bootstrap_option
 
 EXAMPLES = """examples:
   layerrag credit --policy schema_repair                 # run both arms in a temp dir
@@ -25,6 +27,7 @@ EXAMPLES = """examples:
   layerrag credit --policy bounded_retry --run runs/credit-retry   # run into / read a run
   layerrag credit --policy schema_repair --run runs/arms --arm mine  # arm named otherwise
   layerrag credit --policy access_aware_abstention --pipeline open  # no built-in stops
+  layerrag credit --policy schema_repair --run runs/models --bootstrap crossed  # many models
 """
 
 
@@ -51,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--replicates", type=int, default=2000,
                         help="bootstrap replicates (default 2000)")
     parser.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed")
+    add_bootstrap_option(parser)
     parser.add_argument("--json", action="store_true", help="print the credit as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(parser, default=None,
@@ -109,7 +113,8 @@ def _credit(args: argparse.Namespace) -> int:
     records, pipeline = _records(args, arm)
     credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline,
                           contract_mode=args.mode, replicates=args.replicates,
-                          seed=args.bootstrap_seed, pipeline=pipeline)
+                          seed=args.bootstrap_seed, pipeline=pipeline,
+                          bootstrap=args.bootstrap)
     if args.json:
         print(json.dumps(credit.as_json(), indent=2))
     else:

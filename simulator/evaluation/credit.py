@@ -15,11 +15,13 @@ scenario. The metric is the outcome the policy claims (:data:`policies.base.CLAI
 
 The *target gain* is the paired change in that metric over every record of the policy's
 target layer(s) (the scenarios :data:`simulator.vocabulary.SCENARIO_LAYER` maps there),
-with a hierarchical bootstrap interval. Off-target scenarios are every other scenario,
-clean included; their change is measured in *both* metrics, because a control must leave
-other layers alone in every respect (a policy that abstains on clean costs S and safe
-resolution alike). The specificity margin is the target gain minus the largest absolute
-off-target change over both metrics (:func:`simulator.stats.specificity`).
+with a bootstrap interval (nested by default, crossed on request; docs/intervals.md) whose
+design (model units, policy units, kind) the JSON and the Markdown state. Off-target
+scenarios are every other scenario, clean included; their change is measured in *both*
+metrics, because a control must leave other layers alone in every respect (a policy that
+abstains on clean costs S and safe resolution alike). The specificity margin is the target
+gain minus the largest absolute off-target change over both metrics
+(:func:`simulator.stats.specificity`).
 
 Verdict, first match wins:
 
@@ -41,7 +43,9 @@ from policies.base import get_policy
 from simulator.errors import UsageError
 from simulator.stats import (
     PAIR_ON_ARM,
+    BootstrapKind,
     Effect,
+    interval_design,
     ordered_scenarios,
     paired_difference,
     specificity,
@@ -107,10 +111,16 @@ class LayerCredit(BaseModel):
         return tuple(c for c in self.scenarios if not c.target)
 
     def as_json(self) -> dict[str, Any]:
-        """The ``layerrag credit --json`` object."""
+        """The ``layerrag credit --json`` object.
+
+        Every interval carries its design: the top level gives the target interval's
+        bootstrap kind, model units, policy units and caveat (None from ten model units up),
+        and each scenario's effect its own model and policy units.
+        """
         def effect(e: Effect) -> dict[str, Any]:
             return {"estimate": round(e.estimate, 4), "low": round(e.low, 4),
-                    "high": round(e.high, 4), "pairs": e.pairs}
+                    "high": round(e.high, 4), "pairs": e.pairs, "model_units": e.model_units,
+                    "policy_units": e.policy_units}
 
         return {
             "policy": self.policy, "target_layers": list(self.target_layers),
@@ -118,6 +128,7 @@ class LayerCredit(BaseModel):
             "target_gain": round(self.target.estimate, 4),
             "interval": [round(self.target.low, 4), round(self.target.high, 4)],
             "pairs": self.target.pairs,
+            **interval_design(self.target),
             "target": {c.scenario: effect(c.effect(self.metric)) for c in self.scenarios
                        if c.target},
             "off_target": {c.scenario: {m: effect(c.effect(m)) for m in METRICS}
@@ -134,7 +145,8 @@ class LayerCredit(BaseModel):
 def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
                  baseline: str = "uncontrolled", contract_mode: str = "strict",
                  replicates: int = 2000, seed: int = 0,
-                 pipeline: str | None = None) -> LayerCredit:
+                 pipeline: str | None = None,
+                 bootstrap: BootstrapKind = "nested") -> LayerCredit:
     """The layer credit of ``policy`` from scored rows (RunRecord or ArchiveRow).
 
     Args:
@@ -147,6 +159,8 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
         replicates: bootstrap replicates.
         seed: bootstrap seed.
         pipeline: the records' pipeline, reported with the credit.
+        bootstrap: ``nested`` (the paper's, default) or ``crossed`` (when several models
+            answer the same policy units; docs/intervals.md).
     """
     factory = get_policy(policy)
     arm = arm or policy
@@ -174,7 +188,7 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
 
     def change(a: Sequence[Any], b: Sequence[Any], m: str) -> Effect:
         return paired_difference(a, b, pair_on=PAIR_ON_ARM, metric=m, replicates=replicates,
-                                 seed=seed)
+                                 seed=seed, bootstrap=bootstrap)
 
     changes = tuple(
         ScenarioChange(scenario=s, layer=target_layer(s), target=s in targets,

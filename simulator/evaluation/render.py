@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simulator.evaluation.credit import VERDICT_TEXT, LayerCredit
+from simulator.evaluation.credit import METRICS, VERDICT_TEXT, LayerCredit
 from simulator.evaluation.study import FocusedStudy
-from simulator.report.formatting import interval, points
+from simulator.report.formatting import caveat_clause, interval, interval_scope, points
 from simulator.stats import ordered_scenarios, target_layer
 from simulator.stats.arms import ArmCell
 from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE
@@ -94,13 +94,15 @@ def _who(agent: str, pipeline: str | None) -> str:
 
 def credit_markdown(credit: LayerCredit) -> str:
     layers = ", ".join(credit.target_layers)
+    effects = [credit.target, *(c.effect(m) for c in credit.scenarios for m in METRICS)]
     lines = [f"# Layer credit of {credit.policy} ({layers} layer; metric {credit.metric})", "",
              f"Arm `{credit.arm}` vs `{credit.baseline}`, {credit.contract_mode} mode"
              f", {_who(credit.agent, credit.pipeline)}, paired per model, "
-             "scenario and task; 95 % hierarchical bootstrap intervals.", "",
+             f"scenario and task; 95 % intervals: {interval_scope(effects)}.", "",
              f"Target gain over {', '.join(credit.target_scenarios)}: "
              f"**{points(credit.target.estimate)} pp** of {credit.metric} "
-             f"{interval(credit.target.low, credit.target.high)} ({credit.target.pairs} pairs).",
+             f"{interval(credit.target.low, credit.target.high)} ({credit.target.pairs} pairs"
+             f"{caveat_clause(credit.target.model_units)}).",
              ""]
     rows = [[c.scenario, c.layer, "target" if c.target else "off",
              points(c.S.estimate), interval(c.S.low, c.S.high),

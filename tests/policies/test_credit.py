@@ -9,6 +9,7 @@ import pytest
 
 from simulator.errors import UsageError
 from simulator.evaluation import layer_credit
+from simulator.evaluation.render import credit_markdown
 from simulator.vocabulary import SCENARIO_NAMES
 
 TASKS = 30  # ten policy units x three variants
@@ -122,6 +123,31 @@ def test_the_json_has_the_documented_keys() -> None:
             "specificity_margin", "verdict"} <= set(body)
     assert set(body["off_target"]) == set(SCENARIO_NAMES) - {"wrong_session"}
     assert set(body["off_target"]["clean"]) == {"S", "safe_resolution"}
+
+
+def test_the_json_says_what_each_interval_covers() -> None:
+    body = layer_credit(rows("session_isolation", fixes("wrong_session")),
+                        "session_isolation", replicates=50).as_json()
+    assert (body["bootstrap"], body["model_units"], body["policy_units"]) == ("nested", 1, 10)
+    assert body["interval_caveat"] == "task sampling for this model only"
+    assert body["off_target"]["clean"]["S"]["model_units"] == 1
+    assert body["target"]["wrong_session"]["policy_units"] == 10
+
+
+def test_the_crossed_bootstrap_is_used_for_every_interval_when_asked() -> None:
+    credit = layer_credit(rows("session_isolation", fixes("wrong_session")),
+                          "session_isolation", replicates=50, bootstrap="crossed")
+    assert credit.target.bootstrap == "crossed"
+    assert {c.effect(m).bootstrap for c in credit.scenarios
+            for m in ("S", "safe_resolution")} == {"crossed"}
+    assert credit.as_json()["bootstrap"] == "crossed"
+
+
+def test_the_markdown_puts_the_caveat_beside_the_target_interval() -> None:
+    text = credit_markdown(layer_credit(rows("session_isolation", fixes("wrong_session")),
+                                        "session_isolation", replicates=50))
+    assert "(30 pairs; covers task sampling for this model only)" in text
+    assert "95 % intervals: nested bootstrap over 1 model unit and 10 policy units" in text
 
 
 def test_records_without_the_policy_arm_are_a_usage_error() -> None:

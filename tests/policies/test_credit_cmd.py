@@ -49,6 +49,20 @@ def test_credit_reads_an_existing_run_instead_of_running_again(
     assert body["verdict"] == "credited"
 
 
+def test_credit_json_says_what_its_interval_covers(
+        schema_repair_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = _credit_json(capsys, "--policy", "schema_repair", "--run", str(schema_repair_run))
+    assert (body["bootstrap"], body["model_units"], body["policy_units"]) == ("nested", 1, 80)
+    assert body["interval_caveat"] == "task sampling for this model only"
+
+
+def test_credit_takes_the_crossed_bootstrap(
+        schema_repair_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = _credit_json(capsys, "--policy", "schema_repair", "--run", str(schema_repair_run),
+                        "--bootstrap", "crossed")
+    assert body["bootstrap"] == "crossed" and body["verdict"] == "credited"
+
+
 def test_a_policy_typo_is_one_line_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["credit", "--policy", "schema_repiar"]) == 2
     err = capsys.readouterr().err
