@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from policies.arms import add_arm, arm_policies, arms, get_arm
 from simulator.errors import UsageError
 
@@ -30,3 +32,24 @@ def register_cli_arms(specs: tuple[str, ...]) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise UsageError(f"--arms names an arm twice: {', '.join(names)}")
     return tuple(names)
+
+
+def register_run_arms(definitions: Mapping[str, Sequence[str]]) -> None:
+    """Register the named arms a run's manifest recorded (``mine`` -> bounded_retry,
+    session_isolation), so a later command can name them: ``credit --arm mine``,
+    ``run --arms uncontrolled,mine`` to resume.
+
+    Built-in arms, single policies and ``a+b`` names resolve on their own and are checked,
+    not re-registered; a name this process already holds with other policies is refused.
+    """
+    for name, wanted in definitions.items():
+        policies = tuple(wanted)
+        if name in arms:
+            if arm_policies(name) != policies:
+                raise UsageError(f"arm {name!r} is {'+'.join(policies) or 'no policies'} in "
+                                 f"this run but {'+'.join(arm_policies(name)) or 'no policies'}"
+                                 " here; choose another name")
+        elif "+".join(policies) == name or (len(policies) == 1 and policies[0] == name):
+            get_arm(name)
+        else:
+            add_arm(name, policies)

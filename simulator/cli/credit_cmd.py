@@ -25,7 +25,7 @@ EXAMPLES = """examples:
   layerrag credit --policy schema_repair                 # run both arms in a temp dir
   layerrag credit --policy session_isolation --json
   layerrag credit --policy bounded_retry --run runs/credit-retry   # run into / read a run
-  layerrag credit --policy schema_repair --run runs/arms --arm mine  # arm named otherwise
+  layerrag credit --policy bounded_retry --run runs/arms --arm mine  # an arm the run named
   layerrag credit --policy access_aware_abstention --pipeline open  # no built-in stops
   layerrag credit --policy schema_repair --run runs/models --bootstrap crossed  # many models
 """
@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="read this run if it holds records, else run into it "
                              "(default: a temporary directory)")
     parser.add_argument("--arm", default=None,
-                        help="the arm holding the policy alone (default: the policy's name)")
+                        help="the arm holding the policy (default: the policy's name); with "
+                             "--run, any arm the run was made with, by its name")
     parser.add_argument("--baseline", default="uncontrolled", help="the arm without it")
     parser.add_argument("--mode", default="strict", help="contract mode (default strict)")
     parser.add_argument("--model", default="deterministic", help="reader (default deterministic)")
@@ -101,12 +102,21 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
 
 def _credit(args: argparse.Namespace) -> int:
     from policies import get_arm, get_policy
+    from simulator.cli.run_arms import check_arm_in_run, register_arms_of_run
     from simulator.errors import UsageError
     from simulator.evaluation.credit import layer_credit
     from simulator.evaluation.render import credit_markdown
 
     get_policy(args.policy)
     arm = args.arm or args.policy
+    if args.run is not None:  # a run's named arms mean what its manifest recorded
+        definitions = register_arms_of_run(args.run)
+        check_arm_in_run(args.run, arm, definitions, policy=args.policy)
+        check_arm_in_run(args.run, args.baseline, definitions)
+        others = [p for p in definitions.get(arm, ()) if p != args.policy]
+        if others:
+            print(f"note: arm {arm!r} is {'+'.join(definitions[arm])}: every change below is "
+                  f"the whole arm's, not {args.policy}'s alone", file=sys.stderr)
     get_arm(arm)
     if args.replicates < 1:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")

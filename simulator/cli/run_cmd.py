@@ -121,8 +121,10 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from simulator.cli.run_arms import register_arms_of_run
     from simulator.runner.matrix import run_matrix
 
+    register_arms_of_run(args.out)  # resuming: the run's named arms resolve by name
     config = config_from_args(args)
     progress = False if args.no_progress else None
     if is_live(config.models):

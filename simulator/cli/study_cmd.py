@@ -81,15 +81,28 @@ def _focused(args: argparse.Namespace) -> int:
 
 def _arms(args: argparse.Namespace) -> int:
     from simulator.agent.pipelines import pipeline_of
+    from simulator.cli.run_arms import arm_definitions
     from simulator.evaluation.render import arms_markdown
     from simulator.runner.store import RunStore
     from simulator.stats.arms import arm_table
 
     with RunStore(args.run_dir, create=False) as store:
         cells = arm_table(list(store.records()), baseline=args.baseline)
-        pipeline = pipeline_of(store.manifest())
+        manifest = store.manifest()
+        pipeline = pipeline_of(manifest)
     if args.format == "json":
         print(json.dumps([c.model_dump(mode="json") for c in cells], indent=2))
     else:
         sys.stdout.write(arms_markdown(cells, pipeline))
+        sys.stdout.write(arms_defined(arm_definitions(manifest)))
     return 0
+
+
+def arms_defined(definitions: dict[str, tuple[str, ...]]) -> str:
+    """What each arm of the run is made of, as its manifest recorded it."""
+    if not definitions:
+        return ""
+    lines = ["", "Arms of this run (from its manifest): "
+             + "; ".join(f"`{name}` = {' + '.join(policies) or 'no policy'}"
+                         for name, policies in definitions.items()) + ".", ""]
+    return "\n".join(lines)
