@@ -17,7 +17,9 @@ from simulator.errors import LayerragError
 SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``only``) the parser of one subcommand: a command imports
+    only its own module before it runs, so it starts without paying for the others'."""
     parser = argparse.ArgumentParser(
         prog="layerrag",
         description="Test agentic RAG systems layer by layer.",
@@ -25,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"layerrag {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"simulator.cli.{name}_cmd")
         except ModuleNotFoundError as exc:
@@ -36,8 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def invoked_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names first (None for ``--help``, ``--version``, a typo)."""
+    first = next((token for token in argv if not token.startswith("-")), None)
+    return first if first in SUBCOMMANDS and argv[0] == first else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=invoked_subcommand(argv))
     args = parser.parse_args(argv)
     try:
         _load_plugins(args)

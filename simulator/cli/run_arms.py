@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulator.errors import UsageError
+
+if TYPE_CHECKING:
+    from simulator.runner.config import RunConfig
 
 
 def arm_definitions(manifest: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]]:
@@ -57,3 +60,28 @@ def check_arm_in_run(run_dir: Path, arm: str, definitions: Mapping[str, tuple[st
     if policy is not None and arm in definitions and policy not in definitions[arm]:
         raise UsageError(f"arm {arm!r} of {run_dir} is "
                          f"{'+'.join(definitions[arm]) or 'no policies'}, without {policy!r}")
+
+
+def check_resumes(run_dir: Path, config: RunConfig) -> None:
+    """Refuse, at once, to resume a run made with other options.
+
+    The runner checks the whole run id (corpus included) once the corpus is built; this
+    compares only the options the manifest recorded, so the common mistake (``--tasks 24``
+    into a full run) is one line before seconds of imports and corpus building. Options an
+    older manifest did not record are left to the runner's check.
+    """
+    from simulator.runner.store import STORE_FILE, RunStore
+
+    if not (run_dir / STORE_FILE).is_file():
+        return
+    with RunStore(run_dir, create=False) as store:
+        manifest = store.manifest() or {}
+    theirs = manifest.get("config")
+    if not isinstance(theirs, Mapping):
+        return
+    ours = config.model_dump(mode="json")
+    differ = sorted(k for k in theirs if k in ours and theirs[k] != ours[k])
+    if differ:
+        raise UsageError(f"{run_dir} holds run {manifest.get('run_id')} with a different "
+                         f"configuration ({', '.join(differ)} differ); use another --out or "
+                         "the same options to resume")

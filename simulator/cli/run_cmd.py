@@ -121,14 +121,17 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from simulator.cli.run_arms import register_arms_of_run
-    from simulator.runner.matrix import run_matrix
+    from simulator.cli.run_arms import check_resumes, register_arms_of_run
 
     register_arms_of_run(args.out)  # resuming: the run's named arms resolve by name
     config = config_from_args(args)
+    check_resumes(args.out, config)  # a mismatch is refused before the heavy imports
     progress = False if args.no_progress else None
+    announce_start(config, args.out, progress)
     if is_live(config.models):
         return _run_live(config, args, progress)
+    from simulator.runner.matrix import run_matrix
+
     summary = run_matrix(config, args.out, progress=progress)
     print(f"{summary.run_id}: {summary.written} records written, {summary.already_done} "
           f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
@@ -138,6 +141,19 @@ def _run(args: argparse.Namespace) -> int:
 
         print_run_report(args.out, args.format)
     return 0
+
+
+def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
+    """On a terminal, say what is starting at once: building the corpus and importing the
+    runner take seconds before the progress bar can appear. Shown when the bar would be
+    (``--no-progress`` and non-terminal stderr stay as quiet as before)."""
+    if progress is False or not sys.stderr.isatty():
+        return
+    axes = [f"{len(config.models)} model(s)", f"{len(config.scenarios)} scenario(s)",
+            f"{len(config.modes)} mode(s)", f"{len(config.arms)} arm(s)",
+            f"{config.tasks} task(s)" if config.tasks else "all tasks"]
+    print(f"layerrag run: {' x '.join(axes)} -> {out}; building the corpus and the runner",
+          file=sys.stderr, flush=True)
 
 
 def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None) -> int:
