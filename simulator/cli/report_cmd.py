@@ -16,6 +16,7 @@ EXAMPLES = """examples:
   layerrag report runs/deterministic --format latex > tables.tex
   layerrag report runs/deterministic --plots runs/deterministic/plots
   layerrag report runs/models --bootstrap crossed   # several models, same policy units
+  layerrag report runs/deterministic runs/react      # agents side by side
 """
 
 
@@ -28,17 +29,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "false positives, failure layers and provider averages of a run.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("run_dir", metavar="RUN_DIR", help="a run directory (runs.sqlite)")
+    parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+",
+                        help="a run directory (runs.sqlite); several runs of different "
+                             "agents on the same tasks are reported side by side")
     add_report_options(parser)
     parser.set_defaults(func=_report)
 
 
 def _report(args: argparse.Namespace) -> int:
     chosen_format(args)
-    from simulator.report.build import report_from_store
+    from simulator.report.build import report_from_runs
 
-    report = report_from_store(args.run_dir, replicates=args.replicates, seed=args.seed,
-                               bootstrap=args.bootstrap)
+    report = report_from_runs(args.run_dirs, replicates=args.replicates, seed=args.seed,
+                              bootstrap=args.bootstrap)
     return emit(report, args)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from simulator.archive.codec import load_archive
 from simulator.archive.export import archive_from_store
 from simulator.archive.row import ArchiveHeader, ArchiveRow, row_key
+from simulator.errors import UsageError
 from simulator.report.model import ArmComparison, ArmReport, Provenance, Report, ScenarioEffect
 from simulator.report.tables import (
     failure_layer_table,
@@ -118,8 +119,16 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
         policy_units=len({r.unit for r in ordered}),
         arms=[_arm_report(arm, arm_rows, replicates, seed, bootstrap)
               for arm, arm_rows in sorted(arms.items())],
-        arm_comparison=arm_comparison(ordered) if len(arms) > 1 else [],
+        arm_comparison=arm_comparison(ordered, _baseline(arms)) if len(arms) > 1 else [],
     )
+
+
+def _baseline(arms: dict[str, list[ArchiveRow]]) -> str:
+    """The arm others are compared with: ``uncontrolled``, or the first agent's
+    uncontrolled arm when agents are compared (``pipeline/uncontrolled``)."""
+    if "uncontrolled" in arms:
+        return "uncontrolled"
+    return next((a for a in arms if a.endswith("/uncontrolled")), "uncontrolled")
 
 
 def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
@@ -153,6 +162,29 @@ def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int 
     archive = archive_from_store(run_dir)
     return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed,
                         bootstrap=bootstrap)
+
+
+def report_from_runs(run_dirs: Sequence[Path | str], *, replicates: int = 2000,
+                     seed: int = 0, bootstrap: BootstrapKind = "nested") -> Report:
+    """One report of several run directories: agents side by side.
+
+    A run holds one agent; given runs of several agents on the same tasks, each arm is
+    labelled with its agent (``react/uncontrolled``), so every agent gets its own section and
+    the arms comparison puts them side by side (paired by provider, model, scenario, mode
+    and task; the first agent's uncontrolled arm is the baseline). One run is just its report.
+    """
+    if len(run_dirs) == 1:
+        return report_from_store(run_dirs[0], replicates=replicates, seed=seed,
+                                 bootstrap=bootstrap)
+    rows = [row for run_dir in run_dirs for row in archive_from_store(run_dir).rows]
+    agents = list(dict.fromkeys(row.agent for row in rows))
+    if len(agents) > 1:
+        rows = [row.model_copy(update={"arm": f"{row.agent}/{row.arm}"}) for row in rows]
+    keys = [row_key(row) for row in rows]
+    if len(set(keys)) != len(keys):
+        raise UsageError("the runs hold the same cells (agent, model, arm, scenario, mode and "
+                         "task) more than once: report them one at a time")
+    return build_report(rows, replicates=replicates, seed=seed, bootstrap=bootstrap)
 
 
 def report_from_archive(path: Path | str, *, replicates: int = 2000, seed: int = 0,

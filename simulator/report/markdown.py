@@ -156,7 +156,10 @@ def render_markdown(report: Report) -> str:
              f"{report.policy_units}; arms: "
              f"{', '.join(a.arm for a in report.arms) or '—'}",
              f"- bootstrap: {p.bootstrap}, {p.replicates} replicates, seed {p.seed}"]
-    if p.agent != "pipeline":
+    if "," in p.agent:
+        lines.append(f"- agents: {p.agent.replace(',', ', ')}, side by side: each arm is "
+                     "labelled agent/arm, paired on the same tasks (docs/agents.md)")
+    elif p.agent != "pipeline":
         lines.append(f"- agent: {p.agent} (a tool-calling agent, scored from the tool calls "
                      "it made and the results it saw; docs/agents.md)")
     if p.pipeline == "open":

@@ -73,3 +73,20 @@ def test_the_archive_carries_the_agent_in_header_and_rows(react_run: Path) -> No
     assert archive.header.agent == "react"
     assert "agent" in archive.header.fields
     assert {row.agent for row in archive.rows} == {"react"}
+
+
+def test_a_report_of_two_runs_puts_the_agents_side_by_side(react_run: Path,
+                                                           tmp_path: Path) -> None:
+    from simulator.report.build import report_from_runs
+    from simulator.runner.config import RunConfig
+    from simulator.runner.matrix import run_matrix
+
+    pipeline = tmp_path / "pipeline"
+    run_matrix(RunConfig(task_rows=tuple(range(0, 240, 5))), pipeline, progress=False)
+    report = report_from_runs([pipeline, react_run], replicates=200)
+    assert [a.arm for a in report.arms] == ["pipeline/uncontrolled", "react/uncontrolled"]
+    assert {c.arm for c in report.arm_comparison} == {"pipeline/uncontrolled",
+                                                     "react/uncontrolled"}
+    assert report.provenance.agent == "pipeline,react"
+    with pytest.raises(Exception, match="more than once"):
+        report_from_runs([react_run, react_run], replicates=50)
