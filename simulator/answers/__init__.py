@@ -3,5 +3,7 @@ it in prose, and how the scorer compares it.
 
 Extraction and scoring normalise one value the same way, so they live together, below the
 corpus (whose validator checks that each unit's answer has its declared format), the
-readers and the scorer, which all import them from here.
+readers and the scorer, which all import them from here. ``formats`` declares the formats and
+the descriptor a task states; ``numbers`` and ``roles`` recognise spelled numbers and role
+phrases; ``extract`` reads a value; ``normalize`` compares two; ``schema`` is the answer.
 """

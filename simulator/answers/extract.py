@@ -3,19 +3,49 @@
 The deterministic reader answers the way a careful extractive system would: pick the
 sentence that best matches the question and holds a value of the requested format, then
 pick, inside it, the candidate the question does not already mention. It never sees labels.
+
+A ``choice`` is read differently: its options are public, and the question may well name
+them all ("by a rotating draw or by length of service?"), so the reader takes the option
+the best-matching sentence states and does not set aside ("no longer by length of service").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from simulator.answers.formats import NEGATION, PATTERNS
+from simulator.answers.formats import NEGATION, PATTERNS, FormatSpec, parse_format
+from simulator.answers.numbers import digits_for_words
+from simulator.answers.roles import ROLE_NOUNS, named_roles
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£\"'(])")
 _WORD = re.compile(r"[a-z0-9]+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+PLAIN_WRITTEN = frozenset({"count", "duration", "role"})
+"""Formats with a marked and a plain way of writing a value: digits or words ("30 days",
+"thirty days"), a capitalised title or a lowercase phrase ("Finance Director", "the regional
+facilities lead"). Marked values are unambiguous in prose; plain ones are not ("one of
+them", "after speaking with a team lead"), so a document is read for a plain value only
+when it states no marked one, and only from a sentence that shares a word with the question.
+"""
+MARKED_ONLY = frozenset({"duration", "amount", "count", "percentage", "role", "system",
+                         "yes_no"})
+"""The original formats, whose marked reading is exactly what it was before plain values
+existed: enterprise_v2's deterministic numbers rest on it."""
+_NOT_A_COUNT = ("duration", "amount", "percentage")
+_COUNTED = re.compile(r"\s+[a-z]")
+"""A spelled count counts something ("three reviewers"); "where a supplier offers one" and
+"one week in six" use number words as pronouns."""
+"""Formats whose spans hold numbers that are not counts ("30 days", "$500", "15%")."""
+_SET_ASIDE = re.compile(
+    r"\b(?:not|no longer|never|nor|rather than|instead of|in place of|replac\w*|"
+    r"formerly|previously|used to(?: be)?|was once|superseded|retired|dropped|abolished)"
+    r"\b(?:(?!\bbut\b)[^,;:]){0,40}$", re.IGNORECASE)
+"""Words shortly before an option, in its clause, that set it aside: "no longer by length of
+service" (but not "no longer by seniority but by a rotating draw")."""
 
 
 def _stem(word: str) -> str:
@@ -34,71 +64,163 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
 
 
-def candidates(sentence: str, answer_format: str) -> list[str]:
-    """Spans of ``answer_format`` in ``sentence``, left to right."""
-    if answer_format in ("role", "system"):
+def _spec(answer_format: str | FormatSpec) -> FormatSpec:
+    return parse_format(answer_format) if isinstance(answer_format, str) else answer_format
+
+
+def candidates(sentence: str, answer_format: str | FormatSpec, *,
+               plain: bool = False) -> list[str]:
+    """Spans of ``answer_format`` in ``sentence``, left to right.
+
+    With ``plain``, only the plainly written values of a format that has them (see
+    :data:`PLAIN_WRITTEN`): spelled numbers ("six weeks") and lowercase role phrases.
+    """
+    fmt = _spec(answer_format)
+    if fmt.kind == "choice":
+        return stated_options(sentence, fmt.options)
+    if fmt.name == "system":
         return _names(sentence)
-    found = [m.group(0).strip() for m in PATTERNS[answer_format].finditer(sentence)]
-    if answer_format == "count":
-        taken = [m.span() for f in ("duration", "amount", "percentage")
-                 for m in PATTERNS[f].finditer(sentence)]
-        found = [m.group(0) for m in PATTERNS["count"].finditer(sentence)
+    if fmt.name == "role":
+        return [s.text for s in named_roles(sentence)] if plain else _names(sentence)
+    pattern = fmt.span_pattern()
+    if pattern is None:
+        return []
+    if fmt.name == "count":
+        taken = [m.span() for f in _NOT_A_COUNT for m in PATTERNS[f].finditer(sentence)]
+        found = [m.group(0) for m in pattern.finditer(sentence)
                  if not any(a <= m.start() < b for a, b in taken)
-                 and not _YEAR.match(m.group(0))]
+                 and not _YEAR.match(m.group(0))
+                 and (m.group(0)[0].isdigit() or _COUNTED.match(sentence, m.end()))]
+    else:
+        found = [m.group(0).strip() for m in pattern.finditer(sentence)]
+    if fmt.name in PLAIN_WRITTEN:
+        found = [c for c in found if c[0].isdigit() != plain]
     return found
 
 
 def _names(sentence: str) -> list[str]:
     """Capitalized phrases, without a leading stop word ("The", "All", ...)."""
+    return [name for _, name in _named_spans(sentence)]
+
+
+def _named_spans(sentence: str) -> list[tuple[int, str]]:
     names = []
     for match in PATTERNS["role"].finditer(sentence):
         words = match.group(0).split()
         while words and words[0].lower() in ENGLISH_STOP_WORDS:
             words = words[1:]
         if words:
-            names.append(" ".join(words))
+            name = " ".join(words)
+            names.append((match.start() + match.group(0).index(words[0]), name))
     return names
 
 
-def _novelty(candidate: str, question_words: set[str]) -> float:
-    words = content_words(candidate)
-    if not words:
+def stated_options(sentence: str, options: tuple[str, ...]) -> list[str]:
+    """The options ``sentence`` states and does not set aside, in order of mention."""
+    found = []
+    for option in options:
+        for match in _option_pattern(option).finditer(sentence):
+            if not _SET_ASIDE.search(sentence[: match.start()]):
+                found.append((match.start(), option))
+                break
+    return [option for _, option in sorted(found)]
+
+
+@lru_cache(maxsize=1024)
+def _option_pattern(option: str) -> re.Pattern[str]:
+    words = option.split()
+    if len(words) > 1 and words[0].lower() in ("a", "an", "the"):
+        words = words[1:]
+    body = r"[\s-]+".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<![\w-]){body}(?![\w-])", re.IGNORECASE)
+
+
+def _novelty(candidate: str, question_words: set[str], words: _Words) -> float:
+    found = words(candidate)
+    if not found:
         return 0.0
-    return len(words - question_words) / len(words)
+    return len(found - question_words) / len(found)
 
 
-def best_sentence(text: str, question: str, answer_format: str) -> str | None:
-    """The sentence sharing most content words with the question that can hold an answer."""
-    qwords = content_words(question)
+_Words = Callable[[str], set[str]]
+
+
+def _words_for(fmt: FormatSpec, plain: bool) -> _Words:
+    """How a reading compares words: with spelled numbers as digits wherever they can be
+    values ("three" is a stop word, "3" is not). The marked reading of the original formats
+    compares words as written, as it always has."""
+    if plain or fmt.name not in MARKED_ONLY:
+        return lambda text: content_words(digits_for_words(text))
+    return content_words
+
+
+def best_sentence(text: str, question: str, answer_format: str | FormatSpec, *,
+                  plain: bool = False) -> str | None:
+    """The sentence sharing most content words with the question that can hold an answer
+    (with ``plain``: a plainly written one, in a sentence sharing at least one word)."""
+    fmt = _spec(answer_format)
+    words = _words_for(fmt, plain)
+    qwords = words(question)
     best: tuple[int, int] | None = None
     chosen = None
     for position, sentence in enumerate(sentences(text)):
-        if answer_format != "yes_no" and not _useful(candidates(sentence, answer_format), qwords):
+        if fmt.name != "yes_no" and not _useful(candidates(sentence, fmt, plain=plain),
+                                                qwords, fmt, words):
             continue
-        score = (len(content_words(sentence) & qwords), -position)
+        score = (len(words(sentence) & qwords), -position)
+        if plain and score[0] == 0:
+            continue
         if best is None or score > best:
             best, chosen = score, sentence
     return chosen
 
 
-def _useful(found: list[str], qwords: set[str]) -> list[str]:
-    return [c for c in found if _novelty(c, qwords) > 0]
+def _useful(found: list[str], qwords: set[str], fmt: FormatSpec, words: _Words) -> list[str]:
+    if fmt.kind == "choice":
+        return found  # the question may name every option
+    return [c for c in found if _novelty(c, qwords, words) > 0]
 
 
-def extract_value(text: str, question: str, answer_format: str) -> str | None:
-    """The value ``text`` states in answer to ``question``, or None when it states none."""
-    sentence = best_sentence(text, question, answer_format)
+def extract_value(text: str, question: str, answer_format: str | FormatSpec) -> str | None:
+    """The value ``text`` states in answer to ``question``, or None when it states none.
+
+    For a format with plainly written values (:data:`PLAIN_WRITTEN`) the document is read
+    for a marked value first, and for a plain one when it states no marked value, or when
+    the only "title" it found is a capitalised word opening a sentence ("Staff who need
+    ...", "Requests are ...") that names no role.
+    """
+    fmt = _spec(answer_format)
+    marked = _read(text, question, fmt, plain=False)
+    if fmt.name in PLAIN_WRITTEN and (marked is None or _opening_word(fmt, *marked)):
+        plain = _read(text, question, fmt, plain=True)
+        if plain is not None:
+            return plain[1]
+    return marked[1] if marked is not None else None
+
+
+def _opening_word(fmt: FormatSpec, sentence: str, value: str) -> bool:
+    return (fmt.name == "role" and sentence.startswith(value)
+            and not any(w.lower() in ROLE_NOUNS for w in value.split()))
+
+
+def _read(text: str, question: str, fmt: FormatSpec, *,
+          plain: bool) -> tuple[str, str] | None:
+    """(sentence, value) of one reading, or None."""
+    sentence = best_sentence(text, question, fmt, plain=plain)
     if sentence is None:
         return None
-    if answer_format == "yes_no":
-        return "no" if NEGATION.search(sentence) else "yes"
-    qwords = content_words(question)
-    found = _useful(candidates(sentence, answer_format), qwords)
+    if fmt.name == "yes_no":
+        return sentence, "no" if NEGATION.search(sentence) else "yes"
+    words = _words_for(fmt, plain)
+    qwords = words(question)
+    found = _useful(candidates(sentence, fmt, plain=plain), qwords, fmt, words)
     if not found:
         return None
+    if fmt.kind == "choice":
+        return sentence, found[0]
 
     def preference(c: str) -> tuple[float, bool, int]:
         # A capital at the start of a sentence is weak evidence of a name.
-        return (_novelty(c, qwords), not sentence.startswith(c), -found.index(c))
+        return (_novelty(c, qwords, words), not sentence.startswith(c), -found.index(c))
 
-    return max(found, key=preference)
+    return sentence, max(found, key=preference)

@@ -32,6 +32,7 @@ def generate_corpus(spec: CorpusSpec, seed: int = 0) -> Corpus:
             cur_id = _opaque("doc", seed, name, unit.id, "current")
             old_id = _opaque("doc", seed, name, unit.id, "superseded")
             documents += _documents(unit, domain.domain, tenant, cur_id, old_id)
+            answer_format = spec.format_of(unit)
             for variant, question in enumerate(unit.questions):
                 row = len(tasks)
                 task_id = _opaque("task", seed, name, unit.id, variant)
@@ -42,10 +43,10 @@ def generate_corpus(spec: CorpusSpec, seed: int = 0) -> Corpus:
                     access_groups=spec.corpus.access_groups,
                 )
                 tasks.append(Task(task_id=task_id, row=row, question=question,
-                                  answer_format=unit.answer_format, session=session))
+                                  answer_format=answer_format, session=session))
                 labels.append(Labels(
                     task_id=task_id, row=row, unit=unit_index, unit_id=unit.id,
-                    variant=variant, domain=domain.domain,
+                    variant=variant, domain=domain.domain, answer_format=answer_format,
                     expected_answer=unit.current.value,
                     accepted_answers=(unit.current.value, *unit.current.aliases),
                     superseded_answers=(unit.superseded.value, *unit.superseded.aliases),

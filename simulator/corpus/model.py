@@ -50,6 +50,8 @@ class Task(_Frozen):
     """Position in corpus order, 0..N-1."""
     question: str
     answer_format: AnswerFormat
+    """A built-in format's name, or a descriptor with a choice's options or a declared
+    format's pattern: public, like the options of a multiple-choice question."""
     session: SessionContext
 
 
@@ -63,6 +65,8 @@ class Labels(_Frozen):
     unit_id: str
     variant: int = Field(ge=0)
     domain: str
+    answer_format: AnswerFormat
+    """The task's format, by which the scorer normalises answers (as extraction does)."""
     expected_answer: str
     accepted_answers: tuple[str, ...]
     """``expected_answer`` and its aliases: the current version's value."""

@@ -42,7 +42,7 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
         return "retrieval"
     if answer.abstained:
         return "abstained"
-    if matches_any(answer.answer, labels.superseded_answers):
+    if matches_any(answer.answer, labels.superseded_answers, labels.answer_format):
         misled = any(c in labels.superseded_doc_ids and c in marked_current
                      for c in answer.citations)
         return "metadata" if misled else "evidence"

@@ -18,8 +18,9 @@ from simulator.scoring.outcome import Scores, strict_success
 
 
 def exact_match(answer: AgentAnswer, labels: Labels) -> bool:
-    """E: the normalized answer equals the current value or one of its aliases."""
-    return not answer.abstained and matches_any(answer.answer, labels.accepted_answers)
+    """E: the answer normalises, by its format, like the current value or one of its aliases."""
+    return not answer.abstained and matches_any(answer.answer, labels.accepted_answers,
+                                                labels.answer_format)
 
 
 def required_retrieved(trace: Trace, labels: Labels) -> bool:
@@ -48,7 +49,7 @@ def grounded(answer: AgentAnswer, trace: Trace, task: Task, texts: Mapping[str, 
     if answer.abstained or not answer.answer:
         return False
     retrieved = set(trace.retrieved_doc_ids)
-    wanted = normalize_answer(answer.answer)
+    wanted = normalize_answer(answer.answer, task.answer_format)
     for doc_id in answer.citations:
         text = texts.get(doc_id)
         if doc_id not in retrieved or text is None:
@@ -56,7 +57,7 @@ def grounded(answer: AgentAnswer, trace: Trace, task: Task, texts: Mapping[str, 
         if wanted in ("yes", "no") and task.answer_format == "yes_no":
             if extract_value(text, task.question, "yes_no") == wanted:
                 return True
-        elif wanted and wanted in normalize_answer(text):
+        elif wanted and wanted in normalize_answer(text, task.answer_format):
             return True
     return False
 

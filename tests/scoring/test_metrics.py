@@ -15,7 +15,8 @@ SESSION = SessionContext(session_id="s-me", tenant="t", user_id="u", access_grou
 TASK = Task(task_id="t1", row=0, question="How long is the return window?",
             answer_format="duration", session=SESSION)
 LABELS = Labels(task_id="t1", row=0, unit=0, unit_id="RET-01", variant=0, domain="returns",
-                expected_answer="45 days", accepted_answers=("45 days", "forty-five days"),
+                answer_format="duration", expected_answer="45 days",
+                accepted_answers=("45 days", "forty-five days"),
                 superseded_answers=("30 days",), required_doc_ids=("d-cur",),
                 superseded_doc_ids=("d-old",), access_group="all")
 TEXTS = {"d-cur": "Items may be returned within 45 days.",
@@ -108,6 +109,48 @@ def test_normalization_ignores_case_articles_and_number_punctuation() -> None:
     assert normalize_answer("The $1,500.") == normalize_answer("$1500")
     assert normalize_answer("15 percent") == "15%"
     assert normalize_answer("Finance Director") == normalize_answer("the finance director")
+
+
+def test_a_spelled_number_scores_like_its_digits() -> None:
+    labels = LABELS.model_copy(update={"accepted_answers": ("six weeks",)})
+    t = trace(call(doc_ids=("d-cur",)))
+    texts = {"d-cur": "Items may be returned within six weeks."}
+    s = score(AgentAnswer(answer="6 weeks", citations=("d-cur",)), t, labels, TASK, texts)
+    assert s.E and s.grounded
+
+
+def test_a_frequency_scores_by_its_format_not_its_wording() -> None:
+    labels = LABELS.model_copy(update={"answer_format": "frequency",
+                                       "accepted_answers": ("every quarter",)})
+    task = TASK.model_copy(update={"answer_format": "frequency"})
+    texts = {"d-cur": "Audits run quarterly."}
+    s = score(AgentAnswer(answer="quarterly", citations=("d-cur",)), trace(call()), labels,
+              task, texts)
+    assert s.E and s.grounded
+
+
+def test_a_time_of_day_scores_on_a_24_hour_clock() -> None:
+    labels = LABELS.model_copy(update={"answer_format": "time_of_day",
+                                       "accepted_answers": ("9:30 pm",)})
+    task = TASK.model_copy(update={"answer_format": "time_of_day"})
+    texts = {"d-cur": "The doors are locked at 21:30."}
+    s = score(AgentAnswer(answer="21:30", citations=("d-cur",)), trace(call()), labels, task,
+              texts)
+    assert s.E and s.grounded
+
+
+def test_a_declared_format_applies_its_own_normalisation() -> None:
+    fmt = "queue_code (normalise: ignore_spaces, ignore_punctuation; pattern: [A-Z]+-[A-Z]+)"
+    labels = LABELS.model_copy(update={"answer_format": fmt,
+                                       "accepted_answers": ("ENG-HOTFIX",),
+                                       "superseded_answers": ("OPS-URGENT",)})
+    task = TASK.model_copy(update={"answer_format": fmt})
+    s = score(AgentAnswer(answer="eng hotfix", citations=("d-cur",)), trace(call()), labels,
+              task, TEXTS)
+    assert s.E
+    wrong = AgentAnswer(answer="ops urgent", citations=("d-old",))
+    assert failure_layer(score(wrong, trace(call()), labels, task, TEXTS), wrong,
+                         trace(call()), labels) == "evidence"
 
 
 def test_strict_success_is_the_conjunction_of_its_four_parts() -> None:
