@@ -5,8 +5,9 @@ from pathlib import Path
 
 from simulator.corpus.generate import GENERATOR_VERSION, generate_corpus
 from simulator.corpus.io import manifest, write_corpus
-from simulator.corpus.loader import bundled_spec_dir, load_spec
+from simulator.corpus.loader import SpecCheck, bundled_spec_dir, check_spec, load_spec
 from simulator.corpus.model import Corpus, Document, Labels, SessionContext, Status, Task
+from simulator.corpus.problems import Problem, SpecProblems
 from simulator.corpus.spec import ANSWER_FORMATS, AnswerFormat, CorpusSpec, UnitSpec
 
 
@@ -22,6 +23,7 @@ def build_corpus(spec_dir: Path | str | None = None, seed: int = 0) -> Corpus:
 
 __all__ = [
     "ANSWER_FORMATS", "AnswerFormat", "Corpus", "CorpusSpec", "Document", "GENERATOR_VERSION",
-    "Labels", "SessionContext", "Status", "Task", "UnitSpec", "build_corpus",
-    "bundled_spec_dir", "generate_corpus", "load_spec", "manifest", "write_corpus",
+    "Labels", "Problem", "SessionContext", "SpecCheck", "SpecProblems", "Status", "Task",
+    "UnitSpec", "build_corpus", "bundled_spec_dir", "check_spec", "generate_corpus",
+    "load_spec", "manifest", "write_corpus",
 ]
