@@ -24,8 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "index, under corrupted status/year metadata and under corrupted domain "
                     "metadata; report required-document top-1/top-3 recall, the rate at "
                     "which the current version outranks its superseded twin, the domain "
-                    "heuristic's correct/incorrect/unresolved counts, and cross-domain "
-                    "question collisions.",
+                    "heuristic's correct/incorrect/unresolved counts, cross-domain "
+                    "question collisions, cues shared by two domains and the questions on "
+                    "which the cues tie.",
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     retriever.add_argument("--spec", type=Path, default=None,
@@ -75,4 +76,24 @@ def render_table(report: RetrieverAudit) -> str:
                                  for name, ok in task.top1.items())
             cue = task.inferred_domain or "unresolved"
             lines.append(f"    {task.domain} (row {task.row}, cues: {cue}): {verdicts}")
-    return "\n".join(lines)
+    return "\n".join(lines + _cue_lines(report))
+
+
+def _cue_lines(report: RetrieverAudit) -> list[str]:
+    lines = ["", "Shared cues (a cue of one domain that matches a cue of another):"]
+    if not report.cue_collisions:
+        lines.append("  none: every cue belongs to one domain")
+    for shared in report.cue_collisions:
+        lines.append(f"  {shared.cue!r} ({shared.domain}) = {shared.other_cue!r} "
+                     f"({shared.other_domain}): in {len(shared.rows)} questions, "
+                     f"ties {len(shared.tied_rows)}")
+    lines += ["", "Cue ties (as many cues of two domains or more: the heuristic leaves the "
+                  "question unresolved; is the required document ranked first?):"]
+    if not report.ties:
+        lines.append("  none: no question matches two domains' cues equally")
+    for tie in report.ties:
+        verdicts = ", ".join(f"{name} {'yes' if ok else 'no'}" for name, ok in tie.top1.items())
+        lines.append(f"  row {tie.row} {tie.domain}, tied {' = '.join(tie.tied)}: "
+                     f"{tie.question!r}")
+        lines.append(f"    {verdicts}")
+    return lines

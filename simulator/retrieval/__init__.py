@@ -10,6 +10,8 @@ from simulator.retrieval.audit import (
     Collision,
     CollisionTask,
     Condition,
+    CueCollision,
+    CueTie,
     DomainHeuristicCounts,
     RecallCell,
     RetrieverAudit,
@@ -44,6 +46,7 @@ def get_retriever(name: str) -> Retriever:
 
 __all__ = [
     "CONDITIONS", "CORRUPTIBLE_FIELDS", "Collision", "CollisionTask", "Condition",
+    "CueCollision", "CueTie",
     "DEFAULT_RETRIEVER", "DEFAULT_TOP_K", "DOMAIN_FIELDS", "DocumentIndex", "DomainCues",
     "DomainHeuristicCounts", "DomainInference", "Hit", "RecallCell", "RetrievalContext",
     "Retriever", "RetrieverAudit", "TfidfRetriever", "VALIDITY_FIELDS", "audit_retrievers",

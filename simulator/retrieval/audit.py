@@ -15,8 +15,14 @@ effective year corrupted by the seed) and ``corrupted_domain_metadata`` (every d
 domain deranged). Corruption swaps metadata only; the TF-IDF fit stays the same.
 
 It also counts how the query-side domain heuristic fares against the labelled domains and
-follows each cross-domain collision: an exact question text asked by tasks of different
-domains, which no label-free retriever can answer right for both.
+follows what makes a question's domain ambiguous:
+
+- cross-domain collisions: an exact question text asked by tasks of different domains, which
+  no label-free retriever can answer right for both;
+- shared cues: a cue of one domain that matches a cue of another, with the tasks whose
+  question contains it;
+- ties: tasks whose question matches as many cues of two domains or more, so the heuristic
+  leaves them unresolved although it found cues.
 
 Labels are read here, by the evaluator, and passed to retrievers only as
 ``RetrievalContext.task_domain``, which only ``task_domain_filter`` reads.
@@ -34,6 +40,7 @@ from simulator.corpus.model import Corpus, Labels
 from simulator.errors import UsageError
 from simulator.retrieval.base import RetrievalContext, Retriever, retrievers
 from simulator.retrieval.corruption import DOMAIN_FIELDS, VALIDITY_FIELDS, corrupt_metadata
+from simulator.retrieval.cue_audit import matches, shared_cues
 from simulator.retrieval.domain_cues import DomainCues
 from simulator.retrieval.index import DocumentIndex
 
@@ -87,6 +94,33 @@ class Collision(_Frozen):
     tasks: tuple[CollisionTask, ...]
 
 
+class CueCollision(_Frozen):
+    """A cue of one domain that matches a cue of another: it counts for both."""
+
+    cue: str
+    domain: str
+    other_cue: str
+    other_domain: str
+    rows: tuple[int, ...]
+    """Tasks whose question contains the cue."""
+    tied_rows: tuple[int, ...]
+    """Of those, the tasks on which the heuristic ties."""
+
+
+class CueTie(_Frozen):
+    """A task whose question matches equally many cues of two or more domains."""
+
+    task_id: str
+    row: int
+    domain: str
+    """The task's labelled domain."""
+    question: str
+    tied: tuple[str, ...]
+    """The domains sharing the most cue hits, in corpus order."""
+    top1: dict[str, bool]
+    """Retriever -> whether this task's required document is ranked first (clean index)."""
+
+
 class RetrieverAudit(_Frozen):
     """Everything ``layerrag audit retriever`` prints."""
 
@@ -100,6 +134,8 @@ class RetrieverAudit(_Frozen):
     cells: tuple[RecallCell, ...]
     domain_heuristic: DomainHeuristicCounts
     collisions: tuple[Collision, ...]
+    cue_collisions: tuple[CueCollision, ...] = ()
+    ties: tuple[CueTie, ...] = ()
 
     def cell(self, retriever: str, condition: Condition) -> RecallCell:
         """The cell of one retriever under one condition."""
@@ -144,6 +180,8 @@ def audit_retrievers(corpus: Corpus, *, seed: int = 0,
         retrievers=names, conditions=CONDITIONS, cells=tuple(cells),
         domain_heuristic=domain_heuristic_counts(corpus),
         collisions=_collisions(corpus, clean_top1),
+        cue_collisions=cue_collisions(corpus),
+        ties=_ties(corpus, clean_top1),
     )
 
 
@@ -213,3 +251,33 @@ def _collisions(corpus: Corpus, clean_top1: dict[str, list[bool]]) -> tuple[Coll
         ) for i in rows)
         collisions.append(Collision(question=question, tasks=tasks))
     return tuple(collisions)
+
+
+def cue_collisions(corpus: Corpus) -> tuple[CueCollision, ...]:
+    """Every cue shared across domains, with the tasks it touches and those it ties."""
+    cues = DomainCues.of(corpus.cues)
+    out = []
+    for shared in shared_cues(corpus.cues):
+        rows = tuple(t.row for t in corpus.tasks if matches(shared.cue, t.question))
+        tied = tuple(r for r in rows if _tied(cues, corpus.tasks[r].question))
+        out.append(CueCollision(**shared._asdict(), rows=rows, tied_rows=tied))
+    return tuple(out)
+
+
+def _tied(cues: DomainCues, question: str) -> tuple[str, ...]:
+    hits = cues.infer(question).hits
+    best = max(hits.values(), default=0)
+    tied = tuple(d for d in cues.cues if hits.get(d) == best) if best else ()
+    return tied if len(tied) > 1 else ()
+
+
+def _ties(corpus: Corpus, clean_top1: dict[str, list[bool]]) -> tuple[CueTie, ...]:
+    cues = DomainCues.of(corpus.cues)
+    out = []
+    for i, (task, labels) in enumerate(zip(corpus.tasks, corpus.labels, strict=True)):
+        tied = _tied(cues, task.question)
+        if tied:
+            out.append(CueTie(task_id=task.task_id, row=task.row, domain=labels.domain,
+                              question=task.question, tied=tied,
+                              top1={name: hits[i] for name, hits in clean_top1.items()}))
+    return tuple(out)

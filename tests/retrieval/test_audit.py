@@ -27,7 +27,8 @@ def tiny_audit(tiny_corpus: Corpus) -> RetrieverAudit:
 
 def labels(required: str = "cur", superseded: str = "old") -> Labels:
     return Labels(task_id="t", row=0, unit=0, unit_id="U", variant=0, domain="returns",
-                  expected_answer="x", accepted_answers=("x",), superseded_answers=("y",),
+                  answer_format="role", expected_answer="x", accepted_answers=("x",),
+                  superseded_answers=("y",),
                   required_doc_ids=(required,), superseded_doc_ids=(superseded,),
                   access_group="all-staff")
 
@@ -97,6 +98,29 @@ def test_a_question_shared_across_domains_is_reported_as_a_collision(tmp_path: P
     assert {task.domain for task in collision.tasks} == {"returns", "finance"}
     assert all(task.top1["task_domain_filter"] for task in collision.tasks)
     assert sum(task.top1["tfidf_domain_validity"] for task in collision.tasks) <= 1
+
+
+def test_a_cue_shared_across_domains_is_followed_to_the_questions_it_ties(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "spec"
+    shutil.copytree(TINY_SPEC, spec)
+    finance = spec / "finance.toml"
+    finance.write_text(finance.read_text().replace('cues = ["expense"',
+                                                   'cues = ["returns", "expense"'))
+    audit = audit_retrievers(build_corpus(spec), seed=0)
+    (shared,) = audit.cue_collisions
+    assert {(shared.cue, shared.domain), (shared.other_cue, shared.other_domain)} == {
+        ("return", "returns"), ("returns", "finance")}
+    assert len(shared.rows) == 3 and len(shared.tied_rows) == 2
+    assert [tie.row for tie in audit.ties] == list(shared.tied_rows)
+    assert all(set(tie.tied) == {"returns", "finance"} for tie in audit.ties)
+    assert main(["audit", "retriever", "--spec", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "in 3 questions, ties 2" in out and "tied returns = finance" in out
+
+
+def test_a_corpus_without_shared_cues_says_so(tiny_audit: RetrieverAudit) -> None:
+    assert tiny_audit.cue_collisions == () and tiny_audit.ties == ()
 
 
 def test_the_cli_prints_the_audit_as_json(tiny_audit: RetrieverAudit,
