@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from simulator.answers.normalize import matches_any
-from simulator.corpus import Corpus
+from simulator.corpus import Corpus, build_corpus
 from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.deterministic import DeterministicReader
 
@@ -14,14 +18,20 @@ def _evidence(corpus: Corpus, doc_id: str) -> Evidence:
                     effective_year=d.effective_year, version=d.version, domain=d.domain)
 
 
-def test_prefers_the_current_twin_whatever_the_order(corpus: Corpus) -> None:
+NATURAL = Path(__file__).resolve().parents[2] / "examples" / "corpus_natural"
+
+
+@pytest.mark.parametrize("spec", [None, NATURAL], ids=["enterprise_v2", "corpus_natural"])
+def test_prefers_the_current_twin_whatever_the_order(spec: Path | None) -> None:
+    corpus = build_corpus(spec)
     reader = DeterministicReader()
     for task, labels in zip(corpus.tasks, corpus.labels, strict=True):
         old = _evidence(corpus, labels.superseded_doc_ids[0])
         cur = _evidence(corpus, labels.required_doc_ids[0])
         result = reader.read(ReaderInput(question=task.question,
                                          answer_format=task.answer_format, evidence=(old, cur)))
-        assert matches_any(result.answer.answer, labels.accepted_answers), labels.unit_id
+        assert matches_any(result.answer.answer, labels.accepted_answers,
+                           labels.answer_format), labels.unit_id
         assert result.answer.citations == (cur.doc_id,)
 
 
