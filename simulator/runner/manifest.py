@@ -56,14 +56,16 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
 
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
                             run_id: str, templates: dict[str, str]) -> dict[str, Any]:
-    """Write the manifest of a new run, or check that a resumed run has the same one."""
-    existing = store.manifest()
-    if existing is None:
-        manifest = build_manifest(config, corpus, run_id, templates)
-        store.write_manifest(manifest)
-        return manifest
+    """Write the manifest of a new run, or check that a resumed run has the same one.
+
+    The manifest is built first (``git rev-parse`` and all), then claimed in one store
+    transaction that takes the write lock before it reads: two runs started together on
+    one directory cannot both find it empty, so exactly one of them proceeds.
+    """
+    existing = store.claim(build_manifest(config, corpus, run_id, templates))
     if existing.get("run_id") != run_id:
-        theirs = existing.get("config", {})
+        theirs = existing.get("config")
+        theirs = theirs if isinstance(theirs, dict) else {}
         ours = config.model_dump(mode="json")
         diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
         what = ", ".join(diff) if diff else "corpus"

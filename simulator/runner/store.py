@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from simulator.errors import UsageError
 from simulator.runner.record import RunRecord
 
 STORE_FILE = "runs.sqlite"
+_BUSY_SECONDS = 30.0
+"""How long a store waits for another process holding its lock."""
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
@@ -33,15 +38,76 @@ class RunStore:
     """One run directory's store. Use as a context manager or call :meth:`close`."""
 
     def __init__(self, run_dir: Path | str, *, create: bool = True) -> None:
+        """Open the store of ``run_dir``; with ``create``, make the directory and store.
+
+        A file that is not a run store (garbage, another program's SQLite database, a
+        directory where the store should be) is refused with a :class:`UsageError` and
+        left exactly as it was.
+        """
         self.run_dir = Path(run_dir)
         self.path = self.run_dir / STORE_FILE
+        self._run_id: str | None = None
+        if self.run_dir.exists() and not self.run_dir.is_dir():
+            raise UsageError(f"{self.run_dir}: not a directory (a run directory holds "
+                             f"{STORE_FILE})")
+        if self.path.exists() and not self.path.is_file():
+            raise UsageError(f"{self.path}: not a file, so not a run store")
         if not create and not self.path.is_file():
             raise UsageError(f"{self.run_dir}: no run store ({STORE_FILE}) here")
+        fresh = not self.path.exists()
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS)
+        except sqlite3.Error as exc:
+            raise UsageError(f"{self.path}: cannot open the run store ({exc})") from None
+        try:
+            self._prepare(create=create, check=not fresh)
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise UsageError(f"{self.path}: not a layerrag run store ({exc})") from None
+        except UsageError:
+            self._db.close()
+            raise
+
+    def _prepare(self, *, create: bool, check: bool) -> None:
+        """Check an existing file, switch to WAL and (with ``create``) make the tables.
+
+        Runs started together on one fresh directory prepare its store at the same
+        moment. The tables are made in one transaction, so no one sees half a schema; and
+        SQLite answers "locked" at once, without waiting, to some of these steps (the
+        switch to WAL, a read that must become a write), so they are retried until
+        ``_BUSY_SECONDS`` have passed.
+        """
+        deadline = time.monotonic() + _BUSY_SECONDS
+        while True:
+            try:
+                if check:
+                    self._check_is_run_store(create)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                if create:
+                    self._db.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
+                return
+            except sqlite3.OperationalError as exc:
+                if self._db.in_transaction:
+                    self._db.rollback()
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+
+    def _check_is_run_store(self, create: bool) -> None:
+        """Refuse an existing file that is not ours, before anything is written to it.
+
+        An empty database is a store another run is creating this instant: one that is
+        being created may use it, one that only reads finds no run in it.
+        """
+        tables = {name for (name,) in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and not {"manifest", "records"} <= tables:
+            raise UsageError(f"{self.path}: an SQLite database, but not a layerrag run store "
+                             f"(tables: {', '.join(sorted(tables))})")
+        if not tables and not create:
+            raise UsageError(f"{self.path}: an empty database, with no run in it")
 
     def __enter__(self) -> RunStore:
         return self
@@ -55,12 +121,46 @@ class RunStore:
     # -- manifest -----------------------------------------------------------------------
     def manifest(self) -> dict[str, Any] | None:
         row = self._db.execute("SELECT value FROM manifest WHERE name='manifest'").fetchone()
-        return json.loads(row[0]) if row else None
+        return self._decode_manifest(row[0]) if row else None
+
+    def _decode_manifest(self, text: str) -> dict[str, Any]:
+        try:
+            manifest = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{self.path}: the manifest is not valid JSON ({exc.msg})") from None
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("run_id"), str):
+            raise UsageError(f"{self.path}: the manifest is not an object with a run_id")
+        return manifest
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Write (or replace) the manifest unconditionally: for tools and tests. A run
+        claims its store with :meth:`claim`."""
         with self._db:
             self._db.execute("INSERT OR REPLACE INTO manifest VALUES ('manifest', ?)",
                              (json.dumps(manifest, sort_keys=True),))
+
+    def claim(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        """Make ``manifest`` this store's, unless it already has one; return the one it has.
+
+        The read and the write are one transaction that takes the write lock first
+        (``BEGIN IMMEDIATE``), so of two runs started together on one fresh directory
+        exactly one writes its manifest and the other reads it back: a store can never
+        hold two runs. From then on :meth:`add` refuses records of any other run.
+        """
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            row = db.execute("SELECT value FROM manifest WHERE name='manifest'").fetchone()
+            if row is None:
+                db.execute("INSERT INTO manifest VALUES ('manifest', ?)",
+                           (json.dumps(manifest, sort_keys=True),))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        held = manifest if row is None else self._decode_manifest(row[0])
+        self._run_id = held["run_id"]
+        return held
 
     # -- records ------------------------------------------------------------------------
     def keys(self) -> set[str]:
@@ -69,7 +169,7 @@ class RunStore:
     def add(self, records: Iterable[RunRecord]) -> int:
         """Insert records in one transaction; already-present keys are skipped."""
         rows = [(r.key.as_str(), r.model, r.scenario, r.contract_mode, r.arm, r.task_row,
-                 r.model_dump_json()) for r in records]
+                 r.model_dump_json()) for r in self._own(records)]
         with self._db:
             cur = self._db.executemany(
                 "INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
@@ -80,7 +180,21 @@ class RunStore:
         query = ("SELECT data FROM records ORDER BY model, scenario, contract_mode, arm, "
                  "task_row")
         for (data,) in self._db.execute(query):
-            yield RunRecord.model_validate_json(data)
+            try:
+                yield RunRecord.model_validate_json(data)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first["loc"]) or "record"
+                raise UsageError(f"{self.path}: a stored record is not a valid record "
+                                 f"({where}: {first['msg']})") from None
+
+    def _own(self, records: Iterable[RunRecord]) -> Iterator[RunRecord]:
+        """``records``, each checked to belong to the run that claimed this store."""
+        for record in records:
+            if self._run_id is not None and record.run_id != self._run_id:
+                raise UsageError(f"{self.run_dir} holds run {self._run_id}: a record of run "
+                                 f"{record.run_id} cannot be added to it")
+            yield record
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM records").fetchone()[0])
