@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from simulator.vocabulary import (
     CONTRACT_MODES,
@@ -49,6 +49,13 @@ class RunConfig(BaseModel):
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
 
+    @field_validator("models", "scenarios", "modes", "arms", "task_rows")
+    @classmethod
+    def _each_value_once(cls, values: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
+        """An axis names each value once: ``clean,clean`` is ``clean``, so the matrix, its
+        size and the run id are those of the de-duplicated configuration."""
+        return None if values is None else tuple(dict.fromkeys(values))
+
     @model_validator(mode="before")
     @classmethod
     def _define_arms(cls, data: Any) -> Any:
@@ -58,6 +65,16 @@ class RunConfig(BaseModel):
             arms = data.get("arms", ("uncontrolled",))
             data = {**data, "arm_definitions": {a: arm_policies(a) for a in arms}}
         return data
+
+    @model_validator(mode="after")
+    def _options_apply_to_the_readers(self) -> RunConfig:
+        """Refuse options no chosen reader uses, rather than let them change the run id."""
+        from simulator.live.options import is_live
+
+        if self.base_url is not None and not is_live(self.models):
+            raise ValueError(f"--base-url {self.base_url!r} applies to live models only; "
+                             f"the deterministic reader makes no calls")
+        return self
 
     def run_id(self, corpus_hash: str) -> str:
         # The paper pipeline is what every run was before the option existed: leaving it
