@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from simulator.archive.invariants import TaskAgreement, header_problem, row_problem
 from simulator.archive.row import (
     ARCHIVE_FIELDS,
     ARCHIVE_VERSION,
@@ -57,13 +58,24 @@ def encode_archive(archive: Archive) -> bytes:
 
 
 def write_archive(archive: Archive, path: Path | str) -> bytes:
-    """Write atomically (temp file then rename); returns the bytes written."""
+    """Write atomically (temp file then rename); returns the bytes written.
+
+    A failed write leaves neither a half-written archive nor the temp file behind, and an
+    archive already at ``path`` unchanged.
+    """
     path = Path(path)
+    if path.is_dir():
+        raise ArchiveError(f"{path}: is a directory, not an archive file to write")
     data = encode_archive(archive)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if tmp.is_file():
+            tmp.unlink()
+        raise
     return data
 
 
@@ -114,6 +126,7 @@ def _parse_header(name: str, line: bytes) -> ArchiveHeader:
 def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> list[ArchiveRow]:
     rows: list[ArchiveRow] = []
     seen: dict[tuple[str, str, str, str, str, int], int] = {}
+    tasks = TaskAgreement()
     for number, line in enumerate(lines, start=2):
         if not line.strip():
             raise ArchiveError(f"{name}: line {number}: empty line")
@@ -121,14 +134,10 @@ def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> lis
             row = ArchiveRow.model_validate_json(line)
         except ValidationError as exc:
             raise ArchiveError(f"{name}: line {number}: {describe_error(exc)}") from None
-        unlisted = [f for f in OPTIONAL_FIELDS
-                    if f not in header.fields and getattr(row, f) != OPTIONAL_FIELDS[f]]
-        if unlisted:
-            raise ArchiveError(f"{name}: line {number}: field {unlisted[0]!r}: not in the "
-                               "header's field list")
-        if row.run_id != header.run_id:
-            raise ArchiveError(f"{name}: line {number}: field 'run_id': {row.run_id!r} is not "
-                               f"the header's run {header.run_id!r}")
+        problem = (_columns_problem(header, line) or header_problem(header, row)
+                   or row_problem(row) or tasks.problem(row, f"line {number}"))
+        if problem:
+            raise ArchiveError(f"{name}: line {number}: {problem}")
         key = row_key(row)
         if key in seen:
             raise ArchiveError(f"{name}: line {number}: duplicate of line {seen[key]} "
@@ -136,6 +145,18 @@ def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> lis
         seen[key] = number
         rows.append(row)
     return rows
+
+
+def _columns_problem(header: ArchiveHeader, line: bytes) -> str | None:
+    """A row holds exactly the header's columns (it is a JSON object: it just validated)."""
+    columns = json.loads(line)
+    extra = [f for f in columns if f not in header.fields]
+    if extra:
+        return f"field {extra[0]!r}: not in the header's field list"
+    missing = [f for f in header.fields if f not in columns]
+    if missing:
+        return f"field {missing[0]!r}: in the header's field list but missing from the row"
+    return None
 
 
 def load_archive(path: Path | str) -> Archive:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from simulator.agent.pipelines import pipeline_of
 from simulator.archive.codec import Archive, describe_error, write_archive
+from simulator.archive.invariants import TaskAgreement, header_problem, row_problem
 from simulator.archive.row import (
     ARCHIVE_VERSION,
     REQUIRED_FIELDS,
@@ -30,6 +31,7 @@ from simulator.runner.store import RunStore
 from simulator.vocabulary import DEFAULT_AGENT
 
 _REQUIRED_MANIFEST_KEYS = ("run_id", "corpus_hash", "created", "versions")
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def row_from_record(record: RunRecord) -> ArchiveRow:
@@ -85,10 +87,16 @@ def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecor
     """An in-memory archive; every record must belong to the manifest's run."""
     rows = rows_from_records(records)
     header = header_from_manifest(manifest, columns_in_use(rows))
+    tasks = TaskAgreement()
     for row in rows:
         if row.run_id != header.run_id:
             raise ArchiveError(f"record of run {row.run_id!r} in run {header.run_id!r}: a run "
                                "store must hold one run")
+        where = (f"record {row.model}|{row.scenario}|{row.contract_mode}|{row.arm}|"
+                 f"task_row {row.task_row}")
+        problem = header_problem(header, row) or row_problem(row) or tasks.problem(row, where)
+        if problem:
+            raise ArchiveError(f"{where}: {problem}")
     return Archive(header=header, rows=tuple(rows))
 
 
@@ -112,7 +120,14 @@ class ExportSummary(BaseModel):
 
 
 def export_archive(run_dir: Path | str, out: Path | str) -> ExportSummary:
-    """Export a run directory to a privacy-safe archive file."""
+    """Export a run directory to a privacy-safe archive file.
+
+    An existing archive at ``out`` is replaced; any other file there is refused, so a
+    mistyped ``--out`` cannot overwrite a run store, a report or a spec with an archive.
+    """
+    target = Path(out)
+    if target.is_file() and target.read_bytes()[:2] != _GZIP_MAGIC:
+        raise UsageError(f"{target}: exists and is not an archive; refusing to overwrite it")
     archive = archive_from_store(run_dir)
     data = write_archive(archive, out)
     return ExportSummary(path=str(out), rows=len(archive.rows), bytes=len(data),

@@ -1,0 +1,76 @@
+"""What every archive row must satisfy, so a recompute cannot be fed a silently wrong row.
+
+The scorer makes each record's fields from one another (simulator/scoring/): S is E ∧ R ∧ G
+∧ V, the failure layer exists exactly when S fails, safe resolution is S where a record was
+answerable and an abstention where it was not. A row that breaks one of these rules was not
+written by the scorer: it was edited, and the figures recomputed from it would be wrong
+without a word. The rules here are the ones that follow from the row alone (answerability is
+not archived, so safe resolution is checked as far as S and abstention decide it), plus the
+agreement of rows with each other and with their header. What they cannot catch, a
+consistent forgery, is discussed in docs/archives.md.
+"""
+
+from __future__ import annotations
+
+from simulator.archive.row import ArchiveHeader, ArchiveRow
+from simulator.scoring.outcome import strict_success
+from simulator.vocabulary import CONTRACT_MODES
+
+
+def row_problem(row: ArchiveRow) -> str | None:
+    """The first rule ``row`` breaks, as ``field 'S': ...``; None when it keeps them all."""
+    s = strict_success(row.E, row.R, row.G, row.V)
+    if row.S != s:
+        return (f"field 'S': {row.S} but E={row.E}, R={row.R}, G={row.G}, V={row.V} give "
+                f"S = E and R and G and V = {s}")
+    if row.contract_mode not in CONTRACT_MODES:
+        return (f"field 'contract_mode': {row.contract_mode!r} is not one of "
+                f"{', '.join(CONTRACT_MODES)}")
+    if row.S and row.failure_layer is not None:
+        return f"field 'failure_layer': {row.failure_layer!r} on a strict success (S holds)"
+    if not row.S and row.failure_layer is None:
+        return "field 'failure_layer': missing (null) on a strict failure (S fails)"
+    if row.provider_error and not row.S and row.failure_layer != "provider":
+        return (f"field 'failure_layer': {row.failure_layer!r} on a provider error "
+                "(expected 'provider')")
+    if row.failure_layer == "provider" and not row.provider_error:
+        return "field 'failure_layer': 'provider' without a provider error"
+    if row.abstained and (row.E or row.grounded):
+        what = "E" if row.E else "grounded"
+        return f"field {what!r}: true on an abstention (a non-answer matches and cites nothing)"
+    if row.failure_layer == "abstained" and not row.abstained:
+        return "field 'failure_layer': 'abstained' on a record that did not abstain"
+    if row.safe_resolution and not (row.S or row.abstained):
+        return ("field 'safe_resolution': true, but the record neither succeeded strictly "
+                "nor abstained")
+    return None
+
+
+def header_problem(header: ArchiveHeader, row: ArchiveRow) -> str | None:
+    """The first way ``row`` disagrees with the archive's ``header``; None if it agrees."""
+    if row.run_id != header.run_id:
+        return f"field 'run_id': {row.run_id!r} is not the header's run {header.run_id!r}"
+    if row.agent != header.agent:
+        return f"field 'agent': {row.agent!r} is not the header's agent {header.agent!r}"
+    return None
+
+
+class TaskAgreement:
+    """Rows of one task agree on its unit, variant and domain (the bootstrap's clusters):
+    an edited unit would move a record to another cluster and change every interval."""
+
+    def __init__(self) -> None:
+        self._first: dict[int, tuple[tuple[int, int, str], str]] = {}
+
+    def problem(self, row: ArchiveRow, where: str) -> str | None:
+        """Remember ``row`` (found at ``where``, e.g. ``line 7``); name a disagreement."""
+        mine = (row.unit, row.variant, row.domain)
+        seen = self._first.setdefault(row.task_row, (mine, where))
+        if seen[0] == mine:
+            return None
+        for name, ours, theirs in zip(("unit", "variant", "domain"), mine, seen[0],
+                                      strict=True):
+            if ours != theirs:
+                return (f"field {name!r}: task_row {row.task_row} has {name} {ours!r} here "
+                        f"but {theirs!r} on {seen[1]}")
+        return None  # pragma: no cover (some field differs)
