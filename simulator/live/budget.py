@@ -8,10 +8,13 @@ it is reached, so in-flight calls may overshoot it by at most one call each.
 
 from __future__ import annotations
 
+import os
 import threading
+from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from simulator.errors import UsageError
 from simulator.live.errors import BudgetExhausted
 
 
@@ -30,13 +33,21 @@ class Spend(BaseModel):
 
 
 class CallBudget:
-    """Thread-safe spend counter with optional limits; ``None`` means unlimited."""
+    """Thread-safe spend counter with optional limits; ``None`` means unlimited.
+
+    With a ``ledger`` file, every change is written to it before the call goes on: a call
+    is on disk before its request is sent, so a run killed at any point (kill -9 mid-call
+    included) has recorded at least every call it made, and a resumed run can never send
+    more than ``max_calls`` in all. A call whose record was lost to the kill is counted
+    and then made again: the budget may be spent on it twice, never exceeded.
+    """
 
     def __init__(self, *, max_calls: int | None = None, max_tokens: int | None = None,
-                 spent: Spend | None = None) -> None:
+                 spent: Spend | None = None, ledger: Path | None = None) -> None:
         self.max_calls, self.max_tokens = max_calls, max_tokens
         self._lock = threading.Lock()
         self._spent = spent or Spend()
+        self.ledger = ledger
 
     @property
     def spent(self) -> Spend:
@@ -53,16 +64,23 @@ class CallBudget:
             if self.max_tokens is not None and spent.tokens >= self.max_tokens:
                 raise BudgetExhausted(f"token budget spent ({spent.tokens} of "
                                       f"{self.max_tokens} tokens)")
-            self._spent = spent.model_copy(update={"calls": spent.calls + 1})
+            self._record(spent.model_copy(update={"calls": spent.calls + 1}))
 
     def add_usage(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
         with self._lock:
             s = self._spent
-            self._spent = s.model_copy(update={
+            self._record(s.model_copy(update={
                 "input_tokens": s.input_tokens + input_tokens,
                 "output_tokens": s.output_tokens + output_tokens,
                 "cost_usd": s.cost_usd + (cost_usd or 0.0),
-            })
+            }))
+
+    def _record(self, spent: Spend) -> None:
+        """Take ``spent`` as the spend (the lock is held), on disk first when there is a
+        ledger: if the write fails, nothing is counted and the call is not sent."""
+        if self.ledger is not None:
+            write_spend(self.ledger, spent)
+        self._spent = spent
 
     def describe(self) -> str:
         """``calls 12/100 tok 3.4k`` for the progress bar."""
@@ -72,6 +90,28 @@ class CallBudget:
                                      if self.max_tokens is not None else "")
         cost = f" ${s.cost_usd:.2f}" if s.cost_usd else ""
         return f"calls {calls} tok {tokens}{cost}"
+
+
+def read_spend(path: Path) -> Spend:
+    """The spend recorded in ``path`` (none yet when there is no file)."""
+    if not path.is_file():
+        return Spend()
+    try:
+        return Spend.model_validate_json(path.read_text())
+    except ValidationError:
+        raise UsageError(f"{path}: not a spend record; it counts the calls this run "
+                         "directory has made, so it is not reset: restore or remove it "
+                         "knowingly") from None
+
+
+def write_spend(path: Path, spent: Spend) -> None:
+    """Replace ``path`` with ``spent`` atomically: a reader sees the old or the new spend.
+
+    The temp file is this process's and thread's own, so writers never share one.
+    """
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(spent.model_dump_json(indent=1))
+    os.replace(tmp, path)
 
 
 def _short(n: int) -> str:

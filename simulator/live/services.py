@@ -18,6 +18,7 @@ import threading
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from langchain_core.rate_limiters import BaseRateLimiter
 
@@ -116,13 +117,16 @@ class LiveServices:
 
 
 def build_services(options: LiveOptions, *, spent: Spend | None = None,
-                   sleep: Callable[[float], None] | None = None) -> LiveServices:
+                   sleep: Callable[[float], None] | None = None,
+                   spend_ledger: Path | None = None) -> LiveServices:
+    """The services of one run. With ``spend_ledger`` (the run directory's spend file) the
+    budget records each call there before it is sent (:class:`CallBudget`)."""
     if options.replay and options.cache is None:
         raise UsageError("--replay answers from the call cache: do not switch the cache off")
     return LiveServices(
         retry=options.retry, timeout_s=options.timeout_s,
         budget=CallBudget(max_calls=options.max_calls, max_tokens=options.max_tokens,
-                          spent=spent),
+                          spent=spent, ledger=spend_ledger),
         cache=CallCache(options.cache) if options.cache is not None else None,
         replay=options.replay, rpm=options.rpm, prices=dict(options.prices), sleep=sleep,
     )

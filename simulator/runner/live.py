@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from simulator.corpus import Corpus
 from simulator.live import loop as live_loop
-from simulator.live.budget import Spend
+from simulator.live.budget import Spend, read_spend
 from simulator.live.errors import BudgetExhausted, ReplayMiss
 from simulator.live.options import LiveOptions, is_live  # noqa: F401  (re-exported)
 from simulator.live.services import LiveServices, build_services, use_services
@@ -76,8 +76,7 @@ class LiveRunSummary(RunSummary):
 
 
 def load_spend(run_dir: Path) -> Spend:
-    path = Path(run_dir) / SPEND_FILE
-    return Spend.model_validate_json(path.read_text()) if path.is_file() else Spend()
+    return read_spend(Path(run_dir) / SPEND_FILE)
 
 
 def save_spend(run_dir: Path, spend: Spend) -> None:
@@ -111,7 +110,8 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
     started = time.perf_counter()
     out = Path(out)
     options = options or LiveOptions()
-    services = build_services(options, spent=load_spend(out), sleep=sleep)
+    services = build_services(options, spent=load_spend(out), sleep=sleep,
+                              spend_ledger=out / SPEND_FILE)
     try:
         with use_services(services):
             runner = MatrixRunner(config, corpus)
