@@ -56,6 +56,6 @@ __all__ = [
     "CONTRACT_MODES", "ContractResult", "Fault", "FaultContext", "FaultFactory",
     "FaultInjectionMiddleware", "FaultPlan", "FaultSpec", "FaultSteps", "FaultyTool", "LAYERS",
     "Layer", "SCENARIO_NAMES", "Scenario", "ToolCall", "ToolChain", "ToolResult",
-    "add_scenario", "build_tool_chain", "check_contract", "compose", "environment_endpoint", "fault",
-    "faults", "get_fault", "get_scenario", "policy_tools", "scenarios", "with_faults",
+    "add_scenario", "build_tool_chain", "check_contract", "compose", "environment_endpoint",
+    "fault", "faults", "get_fault", "get_scenario", "policy_tools", "scenarios", "with_faults",
 ]
