@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simulator.cli.paths import check_output_dir, check_output_file
 from simulator.report.cli_support import add_report_options, chosen_format, emit
 
 
@@ -48,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _export(args: argparse.Namespace) -> int:
     from simulator.archive.export import export_archive
 
+    check_output_file(args.out, "--out")
     summary = export_archive(args.run_dir, args.out)
     print(f"wrote {summary.rows} rows to {summary.path} ({summary.bytes} bytes, "
           f"sha256 {summary.sha256})")
@@ -56,6 +58,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _recompute(args: argparse.Namespace) -> int:
     chosen_format(args)
+    check_output_dir(args.plots, "--plots")
     from simulator.report.build import report_from_archive
 
     report = report_from_archive(args.file, replicates=args.replicates, seed=args.seed,

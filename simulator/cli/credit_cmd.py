@@ -17,8 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
-from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
+from simulator.cli.run_cmd import add_agent_option, add_pipeline_option, build_config
 from simulator.report.cli_support import add_bootstrap_option
 
 EXAMPLES = """examples:
@@ -69,7 +70,6 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     """The records to judge and their pipeline: read from ``--run``, or run both arms."""
     from simulator.agent.pipelines import check_pipeline, pipeline_of
     from simulator.errors import UsageError
-    from simulator.runner.config import RunConfig
     from simulator.runner.matrix import run_matrix
     from simulator.runner.store import STORE_FILE, RunStore
     from simulator.vocabulary import DEFAULT_PIPELINE, SCENARIO_NAMES
@@ -81,16 +81,17 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
         with RunStore(run_dir, create=False) as store:
             return list(store.records()), pipeline_of(store.manifest())
 
+    check_output_dir(args.run, "--run")
     if args.run is not None and (args.run / STORE_FILE).is_file():
         records, pipeline = read(args.run)
         if args.pipeline not in (None, pipeline):
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
         return records, pipeline
-    config = RunConfig(models=(args.model,), scenarios=SCENARIO_NAMES, modes=(args.mode,),
-                       arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
-                       spec=str(args.spec) if args.spec else None, base_url=args.base_url,
-                       pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent)
+    config = build_config(models=(args.model,), scenarios=SCENARIO_NAMES, modes=(args.mode,),
+                          arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
+                          spec=str(args.spec) if args.spec else None, base_url=args.base_url,
+                          pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent)
     progress = False if args.no_progress else None
     if args.run is not None:
         run_matrix(config, args.run, progress=progress)

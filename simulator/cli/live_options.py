@@ -9,6 +9,7 @@ generation settings in the run config (and so the run id); the others become
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -23,39 +24,49 @@ _OFF = ("off", "none", "no")
 
 
 def add_live_options(parser: argparse.ArgumentParser) -> None:
+    """The live options. None has a parser default (each is absent unless given, and the
+    functions below fill in the defaults), so :func:`given_live_options` can tell which
+    ones a user named."""
     group = parser.add_argument_group(
         "live models", "calls, budgets and record/replay for openai:/anthropic:/google: models")
-    group.add_argument("--concurrency", type=int, default=8, metavar="N",
-                       help="records in flight at once (default 8)")
-    group.add_argument("--rpm", type=float, default=None, metavar="N",
-                       help="requests per minute per model (default: no limit)")
-    group.add_argument("--max-calls", type=int, default=None, metavar="N",
-                       help="stop cleanly after N provider requests in this run directory "
-                            "(retries count; cache hits do not); re-run with more to resume")
-    group.add_argument("--max-tokens", type=int, default=None, metavar="N",
-                       help="stop cleanly once N input+output tokens are spent")
-    group.add_argument("--timeout", type=float, default=180.0, metavar="S",
-                       help="request timeout in seconds (default 180)")
-    group.add_argument("--attempts", type=int, default=3, metavar="N",
-                       help="total attempts per call (default 3)")
-    group.add_argument("--backoff", type=float, default=2.0, metavar="S",
-                       help="linear backoff step in seconds: wait S, 2S, ... (default 2)")
-    group.add_argument("--max-output-tokens", type=int, default=600, metavar="N",
-                       help="output token cap per call (default 600)")
-    group.add_argument("--temperature", type=float, default=None, metavar="T",
-                       help="sampling temperature (default: the provider's)")
-    group.add_argument("--structured-output", default="auto",
-                       choices=("auto", "json_schema", "json_object", "tool"),
-                       help="how answers are requested (default auto: json_schema for "
-                            "OpenAI-compatible servers, a tool call for Anthropic and Gemini)")
-    group.add_argument("--cache", default=None, metavar="PATH|off",
-                       help=f"call cache shared across runs (default {default_cache_path()}); "
-                            "'off' disables recording")
-    group.add_argument("--replay", action="store_true",
-                       help="answer from the call cache only; a miss stops the run")
-    group.add_argument("--price", action="append", default=[], metavar="MODEL=IN,OUT",
-                       help="USD per million input and output tokens, e.g. "
-                            "openai:gpt-4o=2.5,10 (repeatable); records cost_usd")
+    add = functools.partial(group.add_argument, default=argparse.SUPPRESS)
+    add("--concurrency", type=int, metavar="N", help="records in flight at once (default 8)")
+    add("--rpm", type=float, metavar="N",
+        help="requests per minute per model (default: no limit)")
+    add("--max-calls", type=int, metavar="N",
+        help="stop cleanly after N provider requests in this run directory "
+             "(retries count; cache hits do not); re-run with more to resume")
+    add("--max-tokens", type=int, metavar="N",
+        help="stop cleanly once N input+output tokens are spent")
+    add("--timeout", type=float, metavar="S", help="request timeout in seconds (default 180)")
+    add("--attempts", type=int, metavar="N", help="total attempts per call (default 3)")
+    add("--backoff", type=float, metavar="S",
+        help="linear backoff step in seconds: wait S, 2S, ... (default 2)")
+    add("--max-output-tokens", type=int, metavar="N",
+        help="output token cap per call (default 600)")
+    add("--temperature", type=float, metavar="T",
+        help="sampling temperature (default: the provider's)")
+    add("--structured-output", choices=("auto", "json_schema", "json_object", "tool"),
+        help="how answers are requested (default auto: json_schema for "
+             "OpenAI-compatible servers, a tool call for Anthropic and Gemini)")
+    add("--cache", metavar="PATH|off",
+        help=f"call cache shared across runs (default {default_cache_path()}); "
+             "'off' disables recording")
+    add("--replay", action="store_true",
+        help="answer from the call cache only; a miss stops the run")
+    add("--price", action="append", metavar="MODEL=IN,OUT",
+        help="USD per million input and output tokens, e.g. "
+             "openai:gpt-4o=2.5,10 (repeatable); records cost_usd")
+
+
+_LIVE_DESTS = ("concurrency", "rpm", "max_calls", "max_tokens", "timeout", "attempts",
+               "backoff", "max_output_tokens", "temperature", "structured_output", "cache",
+               "replay", "price")
+
+
+def given_live_options(args: argparse.Namespace) -> list[str]:
+    """The live options named on the command line, as flags (``--max-calls``)."""
+    return ["--" + dest.replace("_", "-") for dest in _LIVE_DESTS if hasattr(args, dest)]
 
 
 def generation_from_args(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,13 +1,15 @@
 """The ``layerrag`` command. Each subcommand lives in its own module with a ``register``.
 
-User errors (bad specs, unknown names, tampered archives) print one line and exit 2; an
-interrupt exits 130 after the subcommand has left its output consistent.
+User errors (bad specs, unknown names, tampered archives, a path that cannot be written)
+print one line and exit 2; an interrupt exits 130 after the subcommand has left its output
+consistent; output piped into a reader that stops early (``| head``) ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,6 +40,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_USAGE = 2
+"""Bad input: a one-line error on stderr, and nothing already written lost or changed."""
+EXIT_BROKEN_PIPE = 128 + 13
+"""The reader of stdout went away (``| head``): what a process killed by SIGPIPE reports."""
+
+
 def invoked_subcommand(argv: Sequence[str]) -> str | None:
     """The subcommand ``argv`` names first (None for ``--help``, ``--version``, a typo)."""
     first = next((token for token in argv if not token.startswith("-")), None)
@@ -51,14 +59,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _load_plugins(args)
         code = args.func(args)
+        sys.stdout.flush()  # inside the try: a closed pipe fails here, not at exit
     except LayerragError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and exc.filename is None:
+            return _quiet_broken_pipe()
+        return _error(describe_os_error(exc))
     except KeyboardInterrupt:
         print("interrupted: everything finished so far is saved; re-run to resume",
               file=sys.stderr)
         return 130
     return int(code or 0)
+
+
+def _error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line naming the file the system refused, and why (``cannot write x: ...``)."""
+    why = exc.strerror or str(exc)
+    if exc.filename is None:
+        return why
+    target = f"{exc.filename} -> {exc.filename2}" if exc.filename2 else str(exc.filename)
+    return f"{target}: {why}"
+
+
+def _quiet_broken_pipe() -> int:
+    """``layerrag ... | head``: stop without a word. Point stdout at /dev/null so the
+    interpreter's final flush of what is still buffered cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (captured)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 def _load_plugins(args: argparse.Namespace) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simulator.cli.paths import check_output_dir
 from simulator.report.cli_support import add_report_options, chosen_format, emit, write_utf8
 
 EXAMPLES = """examples:
@@ -38,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _report(args: argparse.Namespace) -> int:
     chosen_format(args)
+    check_output_dir(args.plots, "--plots")
     from simulator.report.build import report_from_runs
 
     report = report_from_runs(args.run_dirs, replicates=args.replicates, seed=args.seed,

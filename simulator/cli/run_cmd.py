@@ -5,14 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from simulator.agent.pipelines import PIPELINE_HELP
 from simulator.cli.live_options import (
     add_live_options,
     generation_from_args,
+    given_live_options,
     live_options_from_args,
 )
+from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
+from simulator.errors import UsageError
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
 from simulator.vocabulary import (
@@ -105,13 +111,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=_run)
 
 
+_CONFIG_FLAGS = {"models": "--model", "scenarios": "--scenarios", "modes": "--modes",
+                 "arms": "--arms", "tasks": "--tasks", "seed": "--seed", "spec": "--spec",
+                 "base_url": "--base-url", "pipeline": "--pipeline", "agent": "--agent",
+                 "retriever": "--retriever", "top_k": "--top-k"}
+
+
+def build_config(**fields: Any) -> RunConfig:
+    """A :class:`RunConfig` from command-line values; a value it refuses is one line naming
+    the option (``--tasks 0: input should be greater than or equal to 1``)."""
+    try:
+        return RunConfig(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]) if first["loc"] else ""
+        why = first["msg"].removeprefix("Value error, ")
+        if name not in _CONFIG_FLAGS:  # a rule across fields names its option itself
+            raise UsageError(why) from None
+        raise UsageError(f"{_CONFIG_FLAGS[name]} {fields.get(name)!r}: "
+                         f"{why[:1].lower()}{why[1:]}") from None
+
+
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     from policies.compose import register_cli_arms
 
     scenarios = SCENARIO_NAMES if args.scenarios == "all" else split_list(args.scenarios)
     arms = register_cli_arms(split_list(args.arms))
     models = tuple(args.model or ("deterministic",))
-    return RunConfig(
+    unused = given_live_options(args) if not is_live(models) else []
+    if unused:
+        raise UsageError(f"{unused[0]} applies to live models only; the deterministic reader "
+                         "makes no provider calls")
+    return build_config(
         models=models, scenarios=scenarios,
         modes=split_list(args.modes), arms=arms, tasks=args.tasks, seed=args.seed,
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
@@ -123,6 +154,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 def _run(args: argparse.Namespace) -> int:
     from simulator.cli.run_arms import check_resumes, register_arms_of_run
 
+    check_output_dir(args.out, "--out")
     register_arms_of_run(args.out)  # resuming: the run's named arms resolve by name
     config = config_from_args(args)
     check_resumes(args.out, config)  # a mismatch is refused before the heavy imports

@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
 
@@ -66,6 +67,7 @@ def _focused(args: argparse.Namespace) -> int:
     from simulator.evaluation.render import study_markdown
     from simulator.evaluation.study import run_focused_study
 
+    check_output_dir(args.out, "--out")
     study = run_focused_study(args.out, model=args.model, seed=args.seed,
                               spec=str(args.spec) if args.spec else None,
                               base_url=args.base_url, pipeline=args.pipeline,
