@@ -57,5 +57,6 @@ __all__ = [
     "FaultInjectionMiddleware", "FaultPlan", "FaultSpec", "FaultSteps", "FaultyTool", "LAYERS",
     "Layer", "SCENARIO_NAMES", "Scenario", "ToolCall", "ToolChain", "ToolResult",
     "add_scenario", "build_tool_chain", "check_contract", "compose", "environment_endpoint",
-    "fault", "faults", "get_fault", "get_scenario", "policy_tools", "scenarios", "with_faults",
+    "fault", "faults", "get_fault", "get_scenario", "policy_tools", "scenarios",
+    "with_faults",
 ]
