@@ -72,9 +72,11 @@ def write_archive(archive: Archive, path: Path | str) -> bytes:
     try:
         tmp.write_bytes(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if tmp.is_file():
             tmp.unlink()
+        if isinstance(exc, OSError):
+            raise ArchiveError(f"{path}: cannot be written ({exc.strerror or exc})") from None
         raise
     return data
 
