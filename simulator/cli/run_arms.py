@@ -8,7 +8,7 @@ the definition again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,12 +41,17 @@ def run_arm_definitions(run_dir: Path) -> dict[str, tuple[str, ...]]:
         return arm_definitions(store.manifest())
 
 
-def register_arms_of_run(run_dir: Path) -> dict[str, tuple[str, ...]]:
-    """Make the run's named arms resolvable in this process; returns them."""
+def register_arms_of_run(run_dir: Path, *, redefined: Collection[str] = ()
+                         ) -> dict[str, tuple[str, ...]]:
+    """Make the run's named arms resolvable in this process; returns them.
+
+    Names in ``redefined`` (``--arms mine=...`` given again) are left to the command line's
+    definition, so a changed one is refused by the resume check, which names what differs.
+    """
     from policies.compose import register_run_arms
 
     definitions = run_arm_definitions(run_dir)
-    register_run_arms(definitions)
+    register_run_arms({n: p for n, p in definitions.items() if n not in redefined})
     return definitions
 
 

@@ -155,7 +155,10 @@ def _run(args: argparse.Namespace) -> int:
     from simulator.cli.run_arms import check_resumes, register_arms_of_run
 
     check_output_dir(args.out, "--out")
-    register_arms_of_run(args.out)  # resuming: the run's named arms resolve by name
+    defined_here = [spec.partition("=")[0].strip() for spec in split_list(args.arms)
+                    if "=" in spec]
+    # resuming: the run's named arms resolve by name
+    register_arms_of_run(args.out, redefined=defined_here)
     config = config_from_args(args)
     check_resumes(args.out, config)  # a mismatch is refused before the heavy imports
     progress = False if args.no_progress else None
