@@ -3,9 +3,10 @@
 Every ```python block in README.md and docs/*.md is executed, each in a fresh interpreter
 from the repository root, unless its first line marks it as a fragment
 (``# fragment: ...``, shown to the reader). Every ``layerrag`` command in a shell block is
-parsed by the real parser, with the ``--plugin`` modules it names loaded: the subcommand
-and every option must exist. Shell blocks are not executed (several run the full matrix or
-call paid providers); what they print is covered by the CLI tests.
+parsed by the real parser: the subcommand and every option must exist (names are resolved
+when a command runs, so no plugin is loaded into the test process). Shell blocks are not
+executed (several run the full matrix or call paid providers); what they print is covered
+by the CLI tests.
 """
 
 from __future__ import annotations
@@ -74,11 +75,8 @@ def test_a_fragment_says_why_it_does_not_run_as_written() -> None:
 @pytest.mark.parametrize(("where", "block"), SHELL, ids=[w for w, _ in SHELL])
 def test_layerrag_commands_in_shell_blocks_parse(where: str, block: str) -> None:
     from simulator.cli.main import build_parser, invoked_subcommand
-    from simulator.plugins import load_plugins
 
     for argv in layerrag_commands(block):
-        plugins = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word == "--plugin"]
-        load_plugins(plugins)
         try:
             build_parser(only=invoked_subcommand(argv)).parse_args(argv)
         except SystemExit as exc:
