@@ -34,8 +34,11 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False)
 
 
-def _build(spec: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    return _cli("corpus", "build", "--spec", str(spec), "--out", str(out))
+def _build(spec: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """(exit code, standard error) of ``corpus build``, in process (a subprocess costs ~2 s;
+    the five-mistakes test below runs one to show the process-level behaviour)."""
+    code = main(["corpus", "build", "--spec", str(spec), "--out", str(out)])
+    return code, capsys.readouterr().err
 
 
 _FINANCE = '[[domains]]\nid = "finance"'
@@ -73,15 +76,15 @@ CASES: dict[str, tuple[list[Edit], list[str]]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_bad_spec_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, case: str) -> None:
+def test_bad_spec_is_one_line_exit_2_and_writes_nothing(
+        tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str]) -> None:
     edits, expected = CASES[case]
     spec = _spec_with(tmp_path, *edits)
     out = tmp_path / "out"
-    result = _build(spec, out)
-    assert result.returncode == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
+    code, err = _build(spec, out, capsys)
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
     for word in expected:
         assert word in lines[0], (word, lines[0])
     assert not out.exists() or not any(out.iterdir())
@@ -167,12 +170,13 @@ def test_a_count_value_with_its_noun_is_refused_with_a_hint(tmp_path: Path) -> N
     assert problems and "write the number alone" in problems[0].message
 
 
-def test_a_failed_rebuild_keeps_the_previous_output(tmp_path: Path) -> None:
+def test_a_failed_rebuild_keeps_the_previous_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
-    assert _build(TINY_SPEC, out).returncode == 0
+    assert _build(TINY_SPEC, out, capsys)[0] == 0
     before = (out / "documents.jsonl").read_bytes()
     spec = _spec_with(tmp_path, ("returns.toml", 'value = "10%"', 'value = "15%"'))
-    assert _build(spec, out).returncode == 2
+    assert _build(spec, out, capsys)[0] == 2
     assert (out / "documents.jsonl").read_bytes() == before
 
 
@@ -185,15 +189,16 @@ def test_another_command_names_the_first_error_and_counts_the_rest(
     assert "and 1 more error" in line and "layerrag corpus validate" in line
 
 
-def test_validate_passes_on_enterprise_v2_with_its_deliberate_collision_as_a_warning() -> None:
-    result = _cli("corpus", "validate")
-    assert result.returncode == 0, result.stderr
-    warning, verdict = result.stdout.strip().splitlines()
+def test_validate_passes_on_enterprise_v2_with_its_deliberate_collision_as_a_warning(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["corpus", "validate"]) == 0
+    result = capsys.readouterr()
+    warning, verdict = result.out.strip().splitlines()
     assert warning.startswith("warning: ") and "RET-03" in warning and "LEG-01" in warning
     assert "cross-domain collision" in warning
     assert verdict.startswith("ok: enterprise_v2: 8 domains, 80 units, 160 documents, "
                               "240 tasks") and verdict.endswith(", 1 warning")
-    assert result.stderr == ""
+    assert result.err == ""
 
 
 def test_every_enterprise_v2_value_is_extractable() -> None:
