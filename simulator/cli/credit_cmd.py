@@ -121,6 +121,8 @@ def _credit(args: argparse.Namespace) -> int:
     get_arm(arm)
     if args.replicates < 1:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
+    if args.bootstrap_seed < 0:
+        raise UsageError(f"--bootstrap-seed must be 0 or more, got {args.bootstrap_seed}")
     records, pipeline = _records(args, arm)
     credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline,
                           contract_mode=args.mode, replicates=args.replicates,

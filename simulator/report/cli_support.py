@@ -48,6 +48,8 @@ def chosen_format(args: argparse.Namespace) -> str:
     renderers.get(fmt)
     if args.replicates < 1:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more (a bootstrap seed), got {args.seed}")
     return fmt
 
 

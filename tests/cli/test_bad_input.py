@@ -176,3 +176,19 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, argv: list[str])
     assert done.stderr == ""
     assert done.returncode == 141
     assert any((tmp_path / argv[argv.index("--out") + 1]).iterdir())  # the work is kept
+
+
+@pytest.mark.parametrize("command", ["report", "recompute", "credit"])
+def test_a_negative_bootstrap_seed_names_the_option(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, small_run: Path,
+        command: str) -> None:
+    # Found by the long fuzz profile: numpy refused the seed with a traceback.
+    archive = tmp_path / "a.jsonl.gz"
+    if command == "recompute":
+        assert main(["archive", "export", str(small_run), "--out", str(archive)]) == 0
+        capsys.readouterr()
+    argv = {"report": ["report", str(small_run), "--seed", "-1"],
+            "recompute": ["archive", "recompute", str(archive), "--seed", "-1"],
+            "credit": ["credit", "--policy", "schema_repair", "--bootstrap-seed", "-1"]}[command]
+    err = one_line_error(capsys, *argv)
+    assert "seed" in err and "-1" in err
