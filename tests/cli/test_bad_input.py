@@ -192,3 +192,27 @@ def test_a_negative_bootstrap_seed_names_the_option(
             "credit": ["credit", "--policy", "schema_repair", "--bootstrap-seed", "-1"]}[command]
     err = one_line_error(capsys, *argv)
     assert "seed" in err and "-1" in err
+
+
+@pytest.mark.parametrize("damage", ["symlink loop", "domain in two files"])
+@pytest.mark.parametrize("command", ["build", "run"])
+def test_a_spec_folder_with_a_loop_or_a_domain_twice_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, damage: str, command: str) -> None:
+    # tests/corpus covers a directory named *.toml, a dangling link and a domain listed
+    # twice in corpus.toml; these are the other two spec-folder cases.
+    import shutil
+
+    spec = tmp_path / "spec"
+    shutil.copytree(TINY_SPEC, spec)
+    if damage == "symlink loop":
+        (spec / "loop.toml").symlink_to(spec / "loop.toml")
+        named = "loop.toml"
+    else:
+        shutil.copy(spec / "returns.toml", spec / "returns_again.toml")
+        named = "returns"
+    before = snapshot(spec)
+    argv = {"build": ["corpus", "build", "--spec", str(spec), "--out", str(tmp_path / "c")],
+            "run": ["run", "--spec", str(spec), "--out", str(tmp_path / "r"), "--tasks", "1",
+                    "--format", "none", "--no-progress"]}[command]
+    assert named in one_line_error(capsys, *argv)
+    assert snapshot(spec) == before
