@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ from simulator.archive.row import ArchiveRow
 from simulator.errors import UsageError
 from simulator.stats import hierarchical_bootstrap, paired_difference, percentile_interval
 from simulator.stats.crossed import crossed_bootstrap
+from tests.stats.test_paired import row
 
 
 def _crossed(models: int, units: int, variants: int) -> tuple[np.ndarray, np.ndarray]:
@@ -121,17 +121,6 @@ def test_models_that_answered_different_units_contribute_only_their_own_cells() 
 def test_an_empty_sample_is_refused() -> None:
     with pytest.raises(ValueError, match="empty"):
         crossed_bootstrap([], [], [])
-
-
-def row(**overrides: Any) -> ArchiveRow:
-    base: dict[str, Any] = dict(
-        run_id="r", provider="local", model="deterministic", scenario="schema_drift",
-        contract_mode="strict", arm="baseline", task_row=0, unit=0, variant=0,
-        domain="returns", E=False, R=False, G=False, V=False, S=False, abstained=False,
-        grounded=False, safe_resolution=False, provider_error=False, failure_layer=None,
-        prompt_hash=None)
-    base.update(overrides)
-    return ArchiveRow(**base)
 
 
 def _models(models: int, tasks: int, mode: str, rate: float) -> list[ArchiveRow]:
