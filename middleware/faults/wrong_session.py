@@ -25,6 +25,7 @@ on the stale snapshot).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 
@@ -51,9 +52,14 @@ def wrong_session() -> FaultSteps:
     return FaultSteps(request=request, needs_endpoint=True, needs_environment=True)
 
 
+@functools.lru_cache(maxsize=8192)
 def other_session(env: PolicyEnvironment, caller: str, seed: int,
                   conditions: EndpointConditions) -> str:
-    """The session whose cached results the mixed-up cache hands to session ``caller``."""
+    """The session whose cached results the mixed-up cache hands to session ``caller``.
+
+    Memoized: the choice is a pure function of its arguments (the environment by identity,
+    the frozen conditions by value), and the cache is sticky by design, so each retry and
+    each arm of a record reuses the first draw instead of re-ranking every candidate."""
     unit_of = {lab.task_id: lab.unit for lab in env.corpus.labels}
     versions_of = {lab.unit: (*lab.required_doc_ids, *lab.superseded_doc_ids)
                    for lab in env.corpus.labels}
