@@ -15,8 +15,6 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
 from simulator.answers.formats import NEGATION, PATTERNS, FormatSpec, parse_format
 from simulator.answers.numbers import digits_for_words
 from simulator.answers.roles import ROLE_NOUNS, named_roles
@@ -55,9 +53,20 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words (the retriever's own), imported on first use:
+    scikit-learn takes over a second to import, and ``layerrag list`` or a configuration
+    error reaches this module without extracting anything."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased, stemmed words that are not stop words."""
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS}
+    stop = stop_words()
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in stop}
 
 
 def sentences(text: str) -> list[str]:
@@ -107,7 +116,7 @@ def _named_spans(sentence: str) -> list[tuple[int, str]]:
     names = []
     for match in PATTERNS["role"].finditer(sentence):
         words = match.group(0).split()
-        while words and words[0].lower() in ENGLISH_STOP_WORDS:
+        while words and words[0].lower() in stop_words():
             words = words[1:]
         if words:
             name = " ".join(words)

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from simulator.corpus.model import Corpus, Document
 from simulator.retrieval.domain_cues import DomainCues
@@ -31,6 +30,11 @@ class DocumentIndex:
         self.snapshot_id = snapshot_id
         self.built_year = built_year if built_year is not None else max(
             (d.effective_year for d in self.documents), default=0)
+        # Imported here, not at module level: scikit-learn takes ~1.3 s to import, and
+        # commands that only name components (``layerrag list``, ``--help``, configuration
+        # errors) reach this module through the fault registry without building an index.
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
         self._vectorizer = TfidfVectorizer(sublinear_tf=True, stop_words="english",
                                            ngram_range=(1, 2), min_df=1)
         texts = [f"{d.title}. {d.text}" for d in self.documents]
