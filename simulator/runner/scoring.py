@@ -7,8 +7,7 @@ from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels, Task
 from simulator.readers.base import AgentAnswer, ReaderResult, unknown_answer
 from simulator.runner.record import RunRecord
-from simulator.scoring.failure import failure_layer
-from simulator.scoring.metrics import score
+from simulator.scoring.verdict import judge
 from simulator.vocabulary import DEFAULT_AGENT
 
 
@@ -46,18 +45,16 @@ def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
     answer: AgentAnswer = state["answer"] or unknown_answer("the episode ended without an answer")
     result: ReaderResult | None = state.get("reader_result")
     trace = trace_of(state, task)
-    scores = score(answer, trace, labels, task, returned_texts(state))
-    provider_error = bool(result and result.provider_error)
+    outcome = judge(answer, trace, labels, task, returned_texts(state),
+                    provider_error=bool(result and result.provider_error),
+                    reader_error=bool(result and result.reader_error),
+                    marked_current=marked_current(state))
     return RunRecord(
         run_id=run_id, model=model, provider=provider, scenario=scenario,
         contract_mode=contract_mode, arm=arm, agent=agent, task_id=task.task_id,
         task_row=task.row,
         unit=labels.unit, unit_id=labels.unit_id, variant=labels.variant, domain=labels.domain,
-        **scores.model_dump(), provider_error=provider_error,
-        reader_error=bool(result and result.reader_error),
-        failure_layer=failure_layer(scores, answer, trace, labels,
-                                    provider_error=provider_error,
-                                    marked_current=marked_current(state)),
+        **outcome.model_dump(),
         prompt_hash=trace.prompt_hash, answer=answer.answer, citations=answer.citations,
         reason=answer.reason, retrieved_doc_ids=trace.retrieved_doc_ids,
         trace=trace.model_dump(mode="json"), latency_ms=round(latency_ms, 3),

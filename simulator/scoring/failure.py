@@ -11,12 +11,17 @@ from simulator.vocabulary import FailureLayer
 
 
 def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Labels, *,
-                  provider_error: bool = False, live_snapshot: str = "live",
+                  provider_error: bool = False, reader_error: bool = False,
+                  live_snapshot: str = "live",
                   marked_current: frozenset[str] = frozenset()) -> FailureLayer | None:
     """None when S holds; otherwise the earliest layer in the pipeline that failed.
 
     Order follows the data flow: provider, tool contract, completeness, authorization,
     session, freshness / retrieval, then the agent's own choices (abstained, reader).
+    A record without a usable answer is explained by why it has none, before any layer the
+    trace would blame: ``provider`` when the call failed, ``reader`` when the model answered
+    outside the answer contract (a reader error: unparseable, off-schema, or neither an
+    answer nor an abstention).
     ``marked_current`` holds the documents the payloads labelled current: reading a
     superseded document that the metadata called current is a metadata failure, reading
     one honestly labelled superseded is an evidence-selection failure.
@@ -25,6 +30,8 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
         return None
     if provider_error:
         return "provider"
+    if reader_error:
+        return "reader"
     calls = trace.tool_calls
     if any(c.status == "missing" for c in calls):
         return "completeness"

@@ -53,9 +53,12 @@ class Outcome(Scores):
     """Everything scored about one record: the scores and the run's own failures."""
 
     provider_error: bool = False
-    """The provider failed after every retry: a system outcome, not the reader's."""
+    """The provider failed after every retry: a system outcome, not the reader's. Neither
+    abstained nor safe (simulator.scoring.verdict); failure layer ``provider``."""
     reader_error: bool = False
-    """The reader produced unparseable or schema-invalid output."""
+    """The model answered outside the answer contract (unparseable, off-schema, neither an
+    answer nor an abstention). Neither abstained nor safe; failure layer ``reader``, which
+    it shares with parsed answers that were wrong: this flag tells the two apart."""
     failure_layer: FailureLayer | None = None
     """The first layer that explains a strict failure; None when S holds."""
 
