@@ -35,6 +35,15 @@ def row_problem(row: ArchiveRow) -> str | None:
                 "(expected 'provider')")
     if row.failure_layer == "provider" and not row.provider_error:
         return "field 'failure_layer': 'provider' without a provider error"
+    if row.reader_error and row.provider_error:
+        return "field 'reader_error': true on a provider error (a failed call has no output)"
+    if row.reader_error and not row.S and row.failure_layer != "reader":
+        return (f"field 'failure_layer': {row.failure_layer!r} on a reader error "
+                "(expected 'reader')")
+    if row.reader_error and (row.abstained or row.safe_resolution):
+        what = "abstained" if row.abstained else "safe_resolution"
+        return (f"field {what!r}: true on a reader error (unparseable output is neither a "
+                "non-answer nor safe)")
     if row.abstained and (row.E or row.grounded):
         what = "E" if row.E else "grounded"
         return f"field {what!r}: true on an abstention (a non-answer matches and cites nothing)"

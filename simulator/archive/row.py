@@ -53,6 +53,7 @@ ALLOWLIST: tuple[tuple[str, Any] | tuple[str, Any, Any], ...] = (
     ("grounded", AS_RECORDED),
     ("safe_resolution", AS_RECORDED),
     ("provider_error", AS_RECORDED),
+    ("reader_error", AS_RECORDED, False),  # unparseable output; written only when some row has it
     ("failure_layer", AS_RECORDED),
     ("prompt_hash", HashHex | None),  # None when the graph ended before a prompt was built
 )

@@ -27,7 +27,6 @@ def record_from_row(row: ArchiveRow, *, canary: str = "plain") -> RunRecord:
         task_id=f"task_{canary}_{row.task_row}",
         unit_id=f"UNIT-{canary}-{row.unit}",
         answerable=row.scenario in {"clean", "conflicting_evidence"},
-        reader_error=False,
         answer=f"45 days ({canary} answer text)",
         citations=(doc,),
         reason=f"The policy says so ({canary} rationale).",

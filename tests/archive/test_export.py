@@ -151,3 +151,30 @@ def test_an_unknown_pipeline_in_a_header_is_refused(make_run: Callable[..., Path
     path.write_bytes(gzip.compress(json.dumps(body).encode() + b"\n" + b"".join(rows)))
     with pytest.raises(ArchiveError, match="pipeline"):
         load_archive(path)
+
+
+def test_a_reader_error_adds_the_reader_error_column_and_survives_a_recompute(
+        make_run: Callable[..., Path], tmp_path: Path) -> None:
+    records = [record_from_row(r) for r in small_rows()]
+    i = next(i for i, r in enumerate(records) if r.failure_layer == "freshness")
+    records[i] = records[i].model_copy(update={
+        "reader_error": True, "failure_layer": "reader", "abstained": False,
+        "safe_resolution": False})
+    out = tmp_path / "a.jsonl.gz"
+    export_archive(make_run(records), out)
+    header, *rows = _lines(out)
+    fields = header["fields"]
+    assert isinstance(fields, list)
+    assert fields[fields.index("provider_error") + 1] == "reader_error"
+    assert [r["reader_error"] for r in rows].count(True) == 1
+    unparseable = [r for r in load_archive(out).rows if r.reader_error]
+    assert [(r.failure_layer, r.abstained) for r in unparseable] == [("reader", False)]
+
+
+def test_an_archive_without_reader_errors_has_no_reader_error_column(
+        make_run: Callable[..., Path], tmp_path: Path) -> None:
+    out = tmp_path / "a.jsonl.gz"
+    export_archive(make_run(), out)
+    header, *rows = _lines(out)
+    assert "reader_error" not in header["fields"]  # type: ignore[operator]
+    assert all("reader_error" not in r for r in rows)

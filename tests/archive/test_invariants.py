@@ -128,3 +128,40 @@ def test_recompute_refuses_an_edited_archive_with_one_line_and_exit_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and f"line {i + 2}: field 'S'" in captured.err
+
+
+def _with_reader_errors(header: dict, rows: list[dict]) -> tuple[dict, list[dict]]:
+    """The archive as it is written once some row is a reader error: the optional
+    ``reader_error`` column right after ``provider_error``."""
+    fields = list(header["fields"])
+    fields.insert(fields.index("provider_error") + 1, "reader_error")
+    return {**header, "fields": fields}, [{**r, "reader_error": False} for r in rows]
+
+
+def _unparseable(row: dict) -> dict:
+    """``row`` as the scorer writes a reader error: no answer, not abstained, not safe."""
+    return {**row, "E": False, "S": False, "abstained": False, "grounded": False,
+            "safe_resolution": False, "failure_layer": "reader", "reader_error": True}
+
+
+def test_a_reader_error_loads_and_keeps_its_flag(
+        archive_lines: tuple[dict, list[dict]], tmp_path: Path) -> None:
+    header, rows = _with_reader_errors(*archive_lines)
+    i = _first(rows, S=False, provider_error=False, failure_layer="freshness")
+    rows[i] = _unparseable(rows[i])
+    loaded = load_archive(_write(tmp_path / "reader.jsonl.gz", header, rows))
+    assert sum(r.reader_error for r in loaded.rows) == 1
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"failure_layer": "freshness"}, "failure_layer"),
+    ({"abstained": True}, "abstained"),
+    ({"safe_resolution": True}, "safe_resolution"),
+], ids=["another-layer", "abstained", "safe"])
+def test_a_reader_error_that_reads_as_a_non_answer_is_refused(
+        archive_lines: tuple[dict, list[dict]], tmp_path: Path, change: dict[str, Any],
+        field: str) -> None:
+    header, rows = _with_reader_errors(*archive_lines)
+    i = _first(rows, S=False, provider_error=False, failure_layer="freshness")
+    rows[i] = {**_unparseable(rows[i]), **change}
+    assert f"line {i + 2}: field {field!r}" in _refused(tmp_path, header, rows)
