@@ -59,17 +59,21 @@ class Evaluation:
 def evaluate(agent: str | AgentFactory = "react", *, scenarios: Sequence[str] = ("clean",),
              modes: Sequence[str] = CONTRACT_MODES, arms: Sequence[str] = ("uncontrolled",),
              tasks: int | None = 24, model: str = "deterministic", seed: int = 0,
-             out: Path | str | None = None) -> Evaluation:
+             out: Path | str | None = None, plugins: Sequence[str] = ()) -> Evaluation:
     """Run ``agent`` (a registered name, ``MODULE:CALLABLE``, or a factory
     ``(model, tools, middleware) -> graph``) over the matrix and score it.
 
     ``out`` keeps the run directory (resumable, exportable as an archive); by default the
-    run is made in a temporary directory that is removed afterwards.
+    run is made in a temporary directory that is removed afterwards. Installed plugins
+    (entry points) are loaded as the CLI loads them; ``plugins`` names local modules too,
+    as ``--plugin`` does, so a plugin's faults, policies and scenarios can be named here.
     """
+    from simulator.plugins import load_plugins
     from simulator.runner.config import RunConfig
     from simulator.runner.matrix import run_matrix
     from simulator.runner.store import RunStore
 
+    load_plugins(plugins)
     spec = _spec(agent)
     config = RunConfig(models=(model,), scenarios=tuple(scenarios), modes=tuple(modes),
                        arms=tuple(arms), tasks=tasks, seed=seed, agent=spec.name)

@@ -106,3 +106,38 @@ def test_a_broken_entry_point_is_a_usage_error_naming_it() -> None:
 
     with pytest.raises(UsageError, match="'broken' in group 'layerrag.faults'"):
         load_plugins(discover=discover)
+
+
+EVALUATE = """
+from simulator.testing import evaluate
+result = evaluate(agent={agent!r}, scenarios=["top_hit_lost"], modes=["strict"], tasks=2,
+                  plugins={plugins!r})
+print(len(result.select(scenario="top_hit_lost")))
+"""
+
+
+def evaluate_in_subprocess(plugins: list[str], path: tuple[Path, ...] = (),
+                           agent: str = "react") -> subprocess.CompletedProcess[str]:
+    code = EVALUATE.format(agent=agent, plugins=plugins)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (*path, ROOT)))}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_evaluate_loads_a_local_plugin_as_the_plugin_option_does() -> None:
+    result = evaluate_in_subprocess(["examples.plugin"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["2"]
+
+
+def test_evaluate_loads_installed_entry_points(tmp_path: Path) -> None:
+    result = evaluate_in_subprocess([], path=(installed_plugin(tmp_path / "site"),),
+                                    agent="pipeline")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["2"]
+
+
+def test_evaluate_without_the_plugin_refuses_its_scenario() -> None:
+    result = evaluate_in_subprocess([])
+    assert result.returncode != 0
+    assert "top_hit_lost" in result.stderr
