@@ -1,14 +1,20 @@
-"""conflicting_evidence (evidence): the current and superseded versions come back together,
-with a note that contradicts one of them.
+"""conflicting_evidence (evidence): an older version of what was retrieved comes back beside
+it, marked current, with a records notice contradicting one of the two.
 
-Mechanic: this fault pins every version of the task's policy (its required and superseded
-documents) among the hits (``EndpointConditions.pinned_doc_ids``); the endpoint places them,
-displacing the lowest-ranked others; metadata stays intact. A
-records notice is attached in ``notes``: drawn per (seed, task), it either claims the
-superseded version is still in force (contradicting the current one) or that it was
-withdrawn long ago and the newer revision is provisional. The evidence to answer is all
-there: a validity-aware reader that trusts status and year over an unattributed notice
-answers correctly.
+Mechanic: the fault puts the endpoint in a state where the policy the retriever ranked first
+has its older version(s) re-indexed from a second source (``EndpointConditions.
+reindexed_lineage``): they come back right beside the top hit, marked current, so two
+documents of one policy both claim to be in force with different values. The conflict is
+drawn from the family of what the retriever actually returned (the registry's version
+lineage), never aimed with the task's labels: where retrieval went to the wrong policy, the
+conflict is about the wrong policy, and a retrieval failure of the clean scenario stays a
+failure. Only *older* versions are surfaced, so the fault never supplies a current version the
+retriever missed, and nothing is displaced: the scenario is no easier than clean.
+
+A records notice is attached in ``notes``: drawn per (seed, task), it either claims the older
+version is still the governing text or that it was withdrawn and the newest revision applies.
+Effective years and versions stay intact: a reader that notices the conflict, says so, and
+resolves it by validity (the newest effective year) answers correctly.
 """
 
 from __future__ import annotations
@@ -32,27 +38,34 @@ def _note(kind: str, old: dict[str, Any]) -> str:
             "applied; consult the newest revision.")
 
 
+def _older_beside_top(hits: list[Any], ctx: FaultContext) -> dict[str, Any] | None:
+    """The oldest re-indexed version of the top hit's policy among ``hits``, if any."""
+    if not hits or not isinstance(hits[0], dict):
+        return None
+    top = str(hits[0].get("doc_id"))
+    lineage = ctx.require_environment("conflicting_evidence").registry.lineage(top)
+    older = set(lineage[:lineage.index(top)])
+    return next((h for h in hits[1:] if isinstance(h, dict) and h.get("doc_id") in older),
+                None)
+
+
 @fault(layer="evidence")
 def conflicting_evidence(notes: tuple[str, ...] = NOTE_KINDS) -> FaultSteps:
-    """Return both versions of the policy and a note contradicting one of them."""
+    """Re-index an older version of the top hit beside it, with a contradicting note."""
     kinds = check_choices("conflicting_evidence", "notes", notes, NOTE_KINDS)
 
     def request(call: ToolCall, ctx: FaultContext) -> ToolCall:
-        labels = ctx.require_labels("conflicting_evidence")
-        pinned = (*labels.required_doc_ids, *labels.superseded_doc_ids)
-        return call.with_conditions(
-            pinned_doc_ids=tuple(dict.fromkeys((*call.conditions.pinned_doc_ids, *pinned))))
+        return call.with_conditions(reindexed_lineage=True)
 
     def response(call: ToolCall, result: ToolResult, ctx: FaultContext) -> ToolResult:
         if not result or not isinstance(result.get("hits"), list):
             return result
-        superseded = set(ctx.require_labels("conflicting_evidence").superseded_doc_ids)
-        old = next((h for h in result["hits"]
-                    if isinstance(h, dict) and h.get("doc_id") in superseded), None)
+        old = _older_beside_top(result["hits"], ctx)
         if old is None:
             return result
         kind = kinds[ctx.rng("conflicting_evidence", call, per_attempt=False)
                      .randrange(len(kinds))]
         return {**result, "notes": [*result.get("notes", []), _note(kind, old)]}
 
-    return FaultSteps(request=request, response=response, needs_endpoint=True)
+    return FaultSteps(request=request, response=response, needs_endpoint=True,
+                      needs_environment=True)

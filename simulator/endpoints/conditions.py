@@ -42,6 +42,9 @@ class EndpointConditions(_Frozen):
     """Hand back the session-keyed result cache's entry for this session id, not the caller's."""
     pinned_doc_ids: tuple[str, ...] = ()
     """Documents that must be among the hits (they displace the lowest-ranked others)."""
+    reindexed_lineage: bool = False
+    """Older versions of the top hit's policy were re-indexed from a second source: they
+    come back right beside it, marked current, displacing nothing."""
 
     @property
     def healthy(self) -> bool:

@@ -17,7 +17,9 @@ The environment exposes small, named primitives and makes no fault's choices. A 
 - shard assignment and availability: :meth:`PolicyEnvironment.shard_names`,
   :meth:`PolicyEnvironment.shard_of` (``shards``, ``down_shards``);
 - an access filter: :func:`~simulator.endpoints.search.readable` (``revoked_groups``), and
-  pinning (``pinned_doc_ids``).
+  pinning (``pinned_doc_ids``);
+- version lineage: :attr:`PolicyEnvironment.registry` (``DocumentRegistry.lineage``), and an
+  older version re-indexed beside what was returned (``reindexed_lineage``).
 """
 
 from __future__ import annotations
@@ -109,6 +111,8 @@ class PolicyEnvironment:
         if conditions.pinned_doc_ids:
             ranked = pin(ranked, self._ranked(key, query, caller, full=True),
                          conditions.pinned_doc_ids, self.top_k)
+        if conditions.reindexed_lineage:
+            ranked, documents = self._reindex_lineage(ranked, documents)
         shards = conditions.shards or self.shards
         down = conditions.down_shards
         if down and not set(down) <= set(self.shard_names(shards)):
@@ -147,6 +151,27 @@ class PolicyEnvironment:
         except KeyError as missing:
             raise UsageError(f"tool {name!r} called without argument {missing.args[0]!r}; "
                              f"got {', '.join(args) or 'no arguments'}") from None
+
+    def _reindex_lineage(self, ranked: Ranked, documents: dict[str, Document]
+                         ) -> tuple[Ranked, dict[str, Document]]:
+        """The older versions of the top hit's policy, re-indexed as current beside it.
+
+        Only versions *older* than the top hit come back, so a policy's newer version the
+        retriever missed is never supplied: the conflict adds a contradiction, never the
+        evidence a failed retrieval lacked. Nothing is displaced; hits after the top one keep
+        their order.
+        """
+        if not ranked:
+            return ranked, documents
+        top, score = ranked[0]
+        lineage = self.registry.lineage(top)
+        older = [d for d in lineage[:lineage.index(top)] if d in documents]
+        if not older:
+            return ranked, documents
+        rest = tuple(h for h in ranked[1:] if h[0] not in older)
+        reindexed = {d: documents[d].model_copy(update={"status": "current"}) for d in older}
+        return ((top, score), *((d, score) for d in reversed(older)), *rest), \
+            {**documents, **reindexed}
 
     # -- primitives: index snapshots ----------------------------------------------------
 
