@@ -33,6 +33,15 @@ FailureLayer = Literal["contract", "retrieval", "freshness", "completeness", "au
 of the report's failure-layer table."""
 FAILURE_LAYERS: tuple[FailureLayer, ...] = get_args(FailureLayer)
 
+Behaviour = Literal["B1", "B2", "B3", "B4", "B5", "B6"]
+"""ConInstruct's behaviour labels, for evidence (simulator/scoring/behaviour.py): B1-B4 on
+records whose evidence holds a conflict (unacknowledged, clarification, resolved, other),
+B5 / B6 on conflict-free ones (no conflict claimed, false alarm)."""
+BEHAVIOURS: tuple[Behaviour, ...] = get_args(Behaviour)
+DISCLOSURE_CORRECT: frozenset[str] = frozenset({"B2", "B3", "B5"})
+"""The labels whose disclosure matches the evidence: a conflict acknowledged, or none
+claimed where there is none."""
+
 ContractMode = Literal["strict", "repair"]
 """What the agent makes of a raw tool output: validate it as sent, or repair it (bounded)
 and then validate (middleware/contract/)."""

@@ -8,7 +8,34 @@ another's package.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
+
+Resolution = Literal["clarify", "resolved", "none"]
+"""What an answer did about a conflict it noticed: asked for clarification (a safe
+non-answer), resolved it itself and answered, or nothing."""
+RESOLUTIONS: tuple[Resolution, ...] = ("clarify", "resolved", "none")
+
+
+class ConflictDisclosure(BaseModel):
+    """Whether the answer says its evidence contradicted itself, and what it did about it.
+
+    ConInstruct (papers/coninstruct.txt) finds that models which can detect a conflict rarely
+    say so; a structured field makes "said so" a fact the scorer can read
+    (simulator/scoring/behaviour.py) instead of a guess from prose.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    noticed: bool = False
+    """The answer states that the evidence holds contradictory versions or claims."""
+    resolution: Resolution = "none"
+    note: str | None = None
+    """One sentence on the conflict (which sources disagree, which one was followed)."""
+
+
+NO_CONFLICT = ConflictDisclosure()
+"""The disclosure of an answer that claims no conflict."""
 
 
 class AgentAnswer(BaseModel):
@@ -19,8 +46,11 @@ class AgentAnswer(BaseModel):
     citations: tuple[str, ...] = ()
     abstained: bool = False
     reason: str | None = None
+    conflict: ConflictDisclosure = NO_CONFLICT
+    """The answer's conflict disclosure (default: none claimed)."""
 
 
-def unknown_answer(reason: str) -> AgentAnswer:
+def unknown_answer(reason: str, conflict: ConflictDisclosure = NO_CONFLICT) -> AgentAnswer:
     """The structured non-answer: no value, no citations, a stated reason."""
-    return AgentAnswer(answer=None, citations=(), abstained=True, reason=reason)
+    return AgentAnswer(answer=None, citations=(), abstained=True, reason=reason,
+                       conflict=conflict)

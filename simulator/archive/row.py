@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from simulator.runner.record import RunRecord
-from simulator.vocabulary import DEFAULT_AGENT
+from simulator.vocabulary import DEFAULT_AGENT, DISCLOSURE_CORRECT
 
 ARCHIVE_VERSION = 1
 """Bump when the row or header shape changes; loaders reject versions they do not know."""
@@ -55,6 +55,7 @@ ALLOWLIST: tuple[tuple[str, Any] | tuple[str, Any, Any], ...] = (
     ("provider_error", AS_RECORDED),
     ("reader_error", AS_RECORDED, False),  # unparseable output; written only when some row has it
     ("failure_layer", AS_RECORDED),
+    ("behaviour", AS_RECORDED, None),  # ConInstruct label (scoring/behaviour.py); when labelled
     ("prompt_hash", HashHex | None),  # None when the graph ended before a prompt was built
 )
 """The only fields of a :class:`~simulator.runner.record.RunRecord` an archive may hold, in
@@ -79,6 +80,11 @@ def _allowlisted() -> type[BaseModel]:
 class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLOWLIST
     """One scored record, allowlisted: the projection of a run record onto
     :data:`ALLOWLIST`. Field order is the archive's column order."""
+
+    @property
+    def disclosure_correct(self) -> bool:
+        """As :attr:`simulator.scoring.outcome.Outcome.disclosure_correct`."""
+        return bool(getattr(self, "behaviour", None) in DISCLOSURE_CORRECT)
 
     @classmethod
     def from_record(cls, record: RunRecord) -> ArchiveRow:

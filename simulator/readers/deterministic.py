@@ -5,11 +5,21 @@ best-ranked evidence (documents sharing its title are versions of one policy), p
 version marked current, then the newest effective year, and reads the value from that
 document's prose; other evidence is a fallback in retrieval order. That trust is exactly
 what stale and corrupted metadata exploit, which is the point of the scenarios.
+
+Conflicts (simulator/readers/conflict.py) it reads from the evidence itself: when in-force
+versions of a policy disagree or a search note disputes a document, it says so in the
+answer's disclosure and resolves the conflict by validity (the newest effective year), which
+is ConInstruct's Behaviour 3. Given the ``conflict_disclosure`` policy's guiding prompt among
+its instructions, it follows it the way the paper finds guided models do: it reads any two
+versions that state different values as a conflict, whatever their status, and asks for
+clarification instead of answering (Behaviour 2, and Behaviour 6 where the "conflict" is only
+version history).
 """
 
 from __future__ import annotations
 
 from simulator.answers.extract import extract_value
+from simulator.answers.schema import ConflictDisclosure
 from simulator.readers.base import (
     AgentAnswer,
     Evidence,
@@ -18,8 +28,9 @@ from simulator.readers.base import (
     readers,
     unknown_answer,
 )
+from simulator.readers.conflict import GUIDING_PROMPT, find_conflict, versions_disagree
 
-TEMPLATE_VERSION = "deterministic-extractive-1"
+TEMPLATE_VERSION = "deterministic-extractive-2"
 
 
 def _validity_order(evidence: tuple[Evidence, ...]) -> list[Evidence]:
@@ -39,13 +50,28 @@ class DeterministicReader:
 
     def read(self, item: ReaderInput) -> ReaderResult:
         prompt_hash = item.prompt_hash(self.template_version)
+        guided = GUIDING_PROMPT in item.instructions
+        detect = versions_disagree if guided else find_conflict
+        conflict = detect(item.question, item.answer_format, item.evidence, item.notes)
+        if conflict is not None and guided:
+            note = f"Conflict: {conflict.describe()}; which applies?"
+            disclosure = ConflictDisclosure(noticed=True, resolution="clarify", note=note)
+            return ReaderResult(answer=unknown_answer(note, disclosure), prompt_hash=prompt_hash)
         for doc in _validity_order(item.evidence):
             value = extract_value(doc.text, item.question, item.answer_format)
             if value is not None:
-                answer = AgentAnswer(answer=value, citations=(doc.doc_id,))
+                disclosure = ConflictDisclosure()
+                if conflict is not None:
+                    disclosure = ConflictDisclosure(
+                        noticed=True, resolution="resolved",
+                        note=f"Conflict: {conflict.describe()}; followed {doc.doc_id}, the "
+                             "newest version in force.")
+                answer = AgentAnswer(answer=value, citations=(doc.doc_id,), conflict=disclosure)
                 return ReaderResult(answer=answer, prompt_hash=prompt_hash)
         reason = "no evidence" if not item.evidence else "evidence states no such value"
-        return ReaderResult(answer=unknown_answer(reason), prompt_hash=prompt_hash)
+        disclosure = ConflictDisclosure(noticed=conflict is not None,
+                                        note=conflict.describe() if conflict else None)
+        return ReaderResult(answer=unknown_answer(reason, disclosure), prompt_hash=prompt_hash)
 
 
 @readers.register("deterministic")

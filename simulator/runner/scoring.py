@@ -7,6 +7,7 @@ from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels, Task
 from simulator.readers.base import AgentAnswer, ReaderResult, unknown_answer
 from simulator.runner.record import RunRecord
+from simulator.scoring.behaviour import behaviour_label
 from simulator.scoring.verdict import judge
 from simulator.vocabulary import DEFAULT_AGENT
 
@@ -49,6 +50,10 @@ def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
                     provider_error=bool(result and result.provider_error),
                     reader_error=bool(result and result.reader_error),
                     marked_current=marked_current(state))
+    if not (outcome.provider_error or outcome.reader_error):  # no response, no behaviour
+        outcome = outcome.model_copy(update={"behaviour": behaviour_label(
+            answer, task.question, task.answer_format, state.get("evidence", []),
+            state.get("notes", []))})
     return RunRecord(
         run_id=run_id, model=model, provider=provider, scenario=scenario,
         contract_mode=contract_mode, arm=arm, agent=agent, task_id=task.task_id,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from simulator.vocabulary import FailureLayer
+from simulator.vocabulary import DISCLOSURE_CORRECT, Behaviour, FailureLayer
 
 
 def strict_success(e: bool, r: bool, g: bool, v: bool) -> bool:
@@ -61,6 +61,14 @@ class Outcome(Scores):
     it shares with parsed answers that were wrong: this flag tells the two apart."""
     failure_layer: FailureLayer | None = None
     """The first layer that explains a strict failure; None when S holds."""
+    behaviour: Behaviour | None = None
+    """ConInstruct behaviour label (simulator/scoring/behaviour.py); None in records made
+    before labels existed."""
+
+    @property
+    def disclosure_correct(self) -> bool:
+        """The conflict disclosure matches the evidence (B2, B3, B5)."""
+        return self.behaviour in DISCLOSURE_CORRECT
 
 
 OUTCOME_FIELDS: tuple[str, ...] = tuple(Outcome.model_fields)
@@ -70,3 +78,7 @@ OUTCOME_FLAGS: tuple[str, ...] = tuple(
     name for name, info in Outcome.model_fields.items()
     if info.annotation is bool)
 """The boolean outcomes: the ones a rate or a paired difference can be taken on."""
+
+DERIVED_FLAGS: tuple[str, ...] = ("disclosure_correct",)
+"""Boolean outcomes derived from a field (a property of records and archive rows alike):
+a paired difference can be taken on them too."""

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from simulator.archive.row import ARCHIVE_FIELDS
 from simulator.errors import UsageError
-from simulator.scoring.outcome import OUTCOME_FLAGS
+from simulator.scoring.outcome import DERIVED_FLAGS, OUTCOME_FLAGS
 from simulator.stats.bootstrap import (
     BOOTSTRAP_KINDS,
     BootstrapKind,
@@ -37,8 +37,9 @@ MODEL_UNIT: tuple[str, ...] = ("provider", "model")
 POLICY_UNIT: tuple[str, ...] = ("unit",)
 """The inner bootstrap level: a policy unit, clustering its question variants."""
 
-_OUTCOMES = tuple(f for f in OUTCOME_FLAGS if f in ARCHIVE_FIELDS)
-"""The outcomes a difference can be taken on: the boolean ones every archive row carries."""
+_OUTCOMES = (*(f for f in OUTCOME_FLAGS if f in ARCHIVE_FIELDS), *DERIVED_FLAGS)
+"""The outcomes a difference can be taken on: the boolean ones every archive row carries,
+and those derived from a column (``disclosure_correct``, from ``behaviour``)."""
 
 
 class Effect(BaseModel):
