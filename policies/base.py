@@ -14,6 +14,9 @@ Two kinds of claim, so credit is honest about what a control can do:
 - ``claims="non_answer"``: the control withholds an answer (abstain, reject). It cannot make
   a wrong-session or stale answer correct; it must turn unsafe answers into structured
   non-answers without costing correct ones: credited on ``safe_resolution``.
+- ``claims="disclosure"``: the control changes what an answer *says* about its evidence
+  (conflict_disclosure): credited on ``disclosure_correct`` (a conflict acknowledged where
+  there is one, no false alarm where there is none; simulator/scoring/behaviour.py).
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from simulator.registry import Registry, check_parameters
 from simulator.vocabulary import MITIGATION_LAYERS as LAYERS
 from simulator.vocabulary import MitigationLayer as Layer
 
-Claim = Literal["answer", "non_answer"]
-CLAIM_METRIC: dict[Claim, str] = {"answer": "S", "non_answer": "safe_resolution"}
+Claim = Literal["answer", "non_answer", "disclosure"]
+CLAIM_METRIC: dict[Claim, str] = {"answer": "S", "non_answer": "safe_resolution",
+                                  "disclosure": "disclosure_correct"}
 """The record outcome each kind of claim is credited on."""
 
 Decide = Callable[[GateInput], Decision]
@@ -90,7 +94,7 @@ def policy(*, layers: Layer | tuple[Layer, ...], claims: Claim,
     if not wanted or bad:
         raise ValueError(f"policy layers must be among {', '.join(LAYERS)}; got {wanted!r}")
     if claims not in CLAIM_METRIC:
-        raise ValueError(f"claims must be 'answer' or 'non_answer', got {claims!r}")
+        raise ValueError(f"claims must be one of {', '.join(CLAIM_METRIC)}, got {claims!r}")
 
     def register(factory: Callable[..., Decide]) -> PolicyFactory:
         doc = inspect.getdoc(factory) or ""

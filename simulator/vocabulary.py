@@ -116,9 +116,9 @@ SCENARIO_TABLE: tuple[ScenarioEntry, ...] = (
     _one_fault("wrong_session", "session", False, "session_isolation",
                "A session-keyed cache hands back another session's results, with that "
                "session's id."),
-    _one_fault("conflicting_evidence", "evidence", True, None,
-               "Current and superseded versions come back together, with a note "
-               "contradicting one."),
+    _one_fault("conflicting_evidence", "evidence", True, "conflict_disclosure",
+               "An older version of the top hit's policy comes back beside it marked current, "
+               "with a note contradicting one."),
     _one_fault("corrupted_metadata", "metadata", True, "metadata_integrity",
                "Status, effective-year and domain metadata are corrupted in the index and "
                "payload.", "partly"),

@@ -9,11 +9,13 @@
 | access_aware_abstention  | authorization | non_answer | access_aware_abstention.py  |
 | session_isolation        | session       | non_answer | session_isolation.py        |
 | metadata_integrity       | metadata      | answer     | metadata_integrity.py       |
+| conflict_disclosure      | evidence      | disclosure | conflict_disclosure.py      |
 """
 
 from policies.controls import (  # noqa: F401  (importing registers each policy)
     access_aware_abstention,
     bounded_retry,
+    conflict_disclosure,
     evidence_gate,
     freshness_check,
     metadata_integrity,

@@ -19,12 +19,15 @@ from simulator.vocabulary import Action
 
 
 class Decision(NamedTuple):
-    """What the gate decided, and why. ``evidence`` replaces what the reader will see."""
+    """What the gate decided, and why. ``evidence`` replaces what the reader will see;
+    ``instructions`` are added to what the reader is told (a policy that shapes how the
+    answer is written, such as conflict_disclosure's guiding prompt)."""
 
     action: Action
     reason: str
     evidence: tuple[Evidence, ...] | None = None
     policy: str = "gate"
+    instructions: str | None = None
 
 
 class GateInput(BaseModel):

@@ -52,6 +52,8 @@ class Episode(TypedDict):
     evidence: list[Evidence]
     """What the reader will see: the last call's hits, or what a policy put instead."""
     notes: list[str]
+    instructions: str
+    """What a policy asked the reader to do beyond the template (a guiding prompt), or ''."""
     decision: Action | None
     """The gate's final action on the last call."""
     terminated: str | None
@@ -76,6 +78,7 @@ class EpisodeUpdate(TypedDict, total=False):
     policy_steps: list[PolicyStep]
     evidence: list[Evidence]
     notes: list[str]
+    instructions: str
     decision: Action | None
     terminated: str | None
     answer: AgentAnswer | None

@@ -31,7 +31,7 @@ ACCUMULATE = frozenset({"calls", "payloads", "policy_steps"})
 def initial_episode(task: Task) -> Episode:
     return {"question": task.question, "answer_format": task.answer_format, "next": "retrieve",
             "raw": None, "calls": [], "payloads": [], "policy_steps": [], "evidence": [],
-            "notes": [], "decision": None, "terminated": None, "answer": None,
+            "notes": [], "instructions": "", "decision": None, "terminated": None, "answer": None,
             "reader_result": None}
 
 
@@ -91,6 +91,7 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     override = next((d.evidence for d in reversed(decisions) if d.evidence is not None), None)
     if override is not None:
         update["evidence"] = list(override)
+    update["instructions"] = "\n".join(d.instructions for d in decisions if d.instructions)
     if final.action == "retry":
         update["next"] = "retrieve"
     elif final.action in ("abstain", "reject"):
@@ -106,7 +107,8 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
 
 def generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     item = ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
-                       evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]))
+                       evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]),
+                       instructions=episode.get("instructions", ""))
     result = ctx.reader.read(item)
     return {"answer": result.answer, "reader_result": result, "next": "done"}
 

@@ -13,7 +13,8 @@ from simulator.cli.paths import check_output_dir
 from simulator.report.cli_support import add_report_options, chosen_format, emit, write_utf8
 
 EXAMPLES = """examples:
-  layerrag report runs/deterministic
+  layerrag report runs/deterministic                 # one table per arm, one-line notes
+  layerrag report runs/deterministic --full          # every table
   layerrag report runs/deterministic --format latex > tables.tex
   layerrag report runs/deterministic --plots runs/deterministic/plots
   layerrag report runs/models --bootstrap crossed   # several models, same policy units
@@ -24,10 +25,13 @@ EXAMPLES = """examples:
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "report", help="tables and plots of a run",
-        description="Scenario x mode success, paired repair - strict effects with "
-                    "bootstrap intervals (nested or crossed, each saying how many model "
-                    "units it covers), the specificity margin, groundedness "
-                    "false positives, failure layers and provider averages of a run.",
+        description="By default one table per arm: strict success, the paired repair - "
+                    "strict effect with its bootstrap interval, safe resolution, "
+                    "groundedness false positives and provider / reader errors per "
+                    "scenario, then the specificity margin and one-line notes. --full adds "
+                    "every table: scenario x mode detail, paired effects (nested or crossed "
+                    "bootstrap, each saying how many model units it covers), failure "
+                    "layers, model and provider averages, the largest gains, prompt hashes.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+",
@@ -48,9 +52,11 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def print_run_report(run_dir: Path | str, fmt: str = "md", *, replicates: int = 2000,
-                     seed: int = 0) -> None:
-    """Print the report of ``run_dir`` on stdout: what ``layerrag run`` shows at the end."""
+                     seed: int = 0, full: bool = False) -> None:
+    """Print the report of ``run_dir`` on stdout: what ``layerrag run`` shows at the end
+    (concise unless ``full``)."""
     from simulator.report.build import report_from_store
     from simulator.report.render import render
 
-    write_utf8(render(report_from_store(run_dir, replicates=replicates, seed=seed), fmt))
+    write_utf8(render(report_from_store(run_dir, replicates=replicates, seed=seed), fmt,
+                      full=full))

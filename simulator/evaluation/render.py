@@ -94,7 +94,7 @@ def _who(agent: str, pipeline: str | None) -> str:
 
 def credit_markdown(credit: LayerCredit) -> str:
     layers = ", ".join(credit.target_layers)
-    effects = [credit.target, *(c.effect(m) for c in credit.scenarios for m in METRICS)]
+    effects = [credit.target, *(c.effect(m) for c in credit.scenarios for m in c.metrics())]
     lines = [f"# Layer credit of {credit.policy} ({layers} layer; metric {credit.metric})", "",
              f"Arm `{credit.arm}` vs `{credit.baseline}`, {credit.contract_mode} mode"
              f", {_who(credit.agent, credit.pipeline)}, paired per model, "
@@ -109,8 +109,14 @@ def credit_markdown(credit: LayerCredit) -> str:
              points(c.safe_resolution.estimate),
              interval(c.safe_resolution.low, c.safe_resolution.high)]
             for c in credit.scenarios]
-    lines += table(["scenario", "layer", "role", "Δ S (pp)", "S interval",
-                    "Δ safe (pp)", "safe interval"], rows, left=3)
+    header = ["scenario", "layer", "role", "Δ S (pp)", "S interval", "Δ safe (pp)",
+              "safe interval"]
+    if credit.metric not in METRICS:  # the policy's own metric, on and off target
+        header += [f"Δ {credit.metric} (pp)", f"{credit.metric} interval"]
+        rows = [[*row, points(c.effect(credit.metric).estimate),
+                 interval(c.effect(credit.metric).low, c.effect(credit.metric).high)]
+                for row, c in zip(rows, credit.scenarios, strict=True)]
+    lines += table(header, rows, left=3)
     where = f" ({credit.off_target_where})" if credit.off_target_where else ""
     lines += [f"Specificity margin: target gain {points(credit.target.estimate)} pp − largest "
               f"absolute off-target change {points(credit.largest_off_target, signed=False)} "

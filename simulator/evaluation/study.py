@@ -50,6 +50,11 @@ class ArmSummary(BaseModel):
     incorrect_interventions: int
     clean_successes: int
     clean_records: int
+    provider_errors: int
+    """Records whose call failed: in no numerator above (a system that never answered is
+    unmeasured, not safe)."""
+    reader_errors: int
+    """Records whose output was unparseable: in no numerator above."""
 
 
 class FocusedStudy(BaseModel):
@@ -119,7 +124,9 @@ def summarize(records: Sequence[RunRecord], task_rows: Sequence[int],
             wrong_answers=sum(c.wrong_answers for c in mine),
             incorrect_interventions=sum(c.incorrect_interventions for c in mine),
             clean_successes=sum(c.successes for c in clean),
-            clean_records=sum(c.records for c in clean)))
+            clean_records=sum(c.records for c in clean),
+            provider_errors=sum(c.provider_errors for c in mine),
+            reader_errors=sum(c.reader_errors for c in mine)))
     agents = sorted({r.agent for r in records}) or [DEFAULT_AGENT]
     return FocusedStudy(model=",".join(models), task_rows=tuple(task_rows),
                         domains=tuple(domains.get(r, "?") for r in task_rows),

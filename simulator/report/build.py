@@ -24,6 +24,7 @@ from simulator.report.tables import (
     scenario_mode_table,
     top_repair_gains,
 )
+from simulator.scoring.outcome import errored
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.layers import ordered_modes, ordered_scenarios, target_layer
 from simulator.stats.margin import specificity
@@ -151,8 +152,11 @@ def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
                 out.append(ArmComparison(
                     arm=arm, scenario=scenario, contract_mode=mode, records=len(cell),
                     S=sum(r.S for r in cell) / len(cell),
-                    safe_resolution=sum(r.safe_resolution for r in cell) / len(cell),
-                    incorrect_interventions=wrong[(arm, scenario, mode)]))
+                    safe_resolution=sum(r.safe_resolution and not errored(r)
+                                        for r in cell) / len(cell),
+                    incorrect_interventions=wrong[(arm, scenario, mode)],
+                    provider_errors=sum(r.provider_error for r in cell),
+                    reader_errors=sum(r.reader_error for r in cell)))
     return out
 
 

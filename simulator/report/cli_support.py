@@ -27,13 +27,23 @@ def add_bootstrap_option(parser: argparse.ArgumentParser) -> None:
                              "models answer the same policy units (docs/intervals.md)")
 
 
+def add_full_option(parser: argparse.ArgumentParser) -> None:
+    """``--full``: every table, not the concise default (Markdown)."""
+    parser.add_argument("--full", action="store_true",
+                        help="print every table (scenario x mode detail, paired effects, "
+                             "failure layers, averages, gains, prompt hashes); the default "
+                             "Markdown is one table per arm and one-line notes (csv, latex "
+                             "and json always hold every table)")
+
+
 def add_report_options(parser: argparse.ArgumentParser, *, json_flag: bool = False) -> None:
-    """``--format``, ``--plots``, ``--replicates``, ``--seed``, ``--bootstrap`` (and
-    ``--json``)."""
+    """``--format``, ``--full``, ``--plots``, ``--replicates``, ``--seed``, ``--bootstrap``
+    (and ``--json``)."""
     parser.add_argument("--format", default="md", metavar="FMT",
                         help=f"output format: {', '.join(FORMATS)} (default md)")
     if json_flag:
         parser.add_argument("--json", action="store_true", help="same as --format json")
+    add_full_option(parser)
     parser.add_argument("--plots", type=Path, default=None, metavar="DIR",
                         help="also write PNG plots into DIR")
     parser.add_argument("--replicates", type=int, default=2000,
@@ -55,7 +65,7 @@ def chosen_format(args: argparse.Namespace) -> str:
 
 def emit(report: Report, args: argparse.Namespace) -> int:
     """Print the rendered report on stdout; plots go to files, their paths to stderr."""
-    text = render(report, chosen_format(args))
+    text = render(report, chosen_format(args), full=getattr(args, "full", False))
     if args.plots is not None:
         from simulator.report.plots import write_plots  # matplotlib only when asked
 

@@ -61,3 +61,14 @@ def caveat_clause(model_units: int) -> str:
     if caveat is None:
         return ""
     return f"; covers {caveat}" if model_units <= 1 else f"; {caveat}"
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]],
+                   align: str | None = None) -> list[str]:
+    """A GitHub-flavoured table and the blank line after it; ``align`` is one ``l`` or ``r``
+    per column (default: two left-aligned names, then numbers)."""
+    align = align or "l" * 2 + "r" * (len(header) - 2)
+    marks = [":--" if a == "l" else "--:" for a in align]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return [*lines, ""]

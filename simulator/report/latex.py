@@ -34,13 +34,14 @@ def _arm(arm: ArmReport, suffix: str, label: str) -> list[str]:
     lines = _table(
         f"Strict success by scenario and contract mode{suffix}. GF: grounded yet not S.",
         f"tab:scenario-mode{label}",
-        ["scenario", "mode", "n", "S", "abstain", "grounded", "GF", "safe", "prov. err."],
+        ["scenario", "mode", "n", "S", "abstain", "grounded", "GF", "safe", "prov. err.",
+         "unparseable"],
         [[c.scenario, c.contract_mode, str(c.records), proportion(c.success_rate),
           proportion(c.abstention_rate), proportion(c.grounded_rate),
           proportion(c.groundedness_false_positive_rate),
-          proportion(c.safe_resolution_rate), str(c.provider_errors)]
+          proportion(c.safe_resolution_rate), str(c.provider_errors), str(c.reader_errors)]
          for c in arm.scenario_modes],
-        "llrrrrrrr")
+        "llrrrrrrrr")
     if arm.effects:
         lines += _table(
             f"Paired repair − strict effects in percentage points{suffix}; 95 % intervals: "
@@ -76,9 +77,11 @@ def render_latex(report: Report) -> str:
             "Arms compared: strict success and safe resolution per scenario and contract "
             "mode. Incorrect interventions: non-answers on records the uncontrolled arm "
             "answered strictly correctly.", "tab:arms",
-            ["arm", "scenario", "mode", "n", "S", "safe", "incorrect interventions"],
+            ["arm", "scenario", "mode", "n", "S", "safe", "incorrect interventions",
+             "prov. err.", "unparseable"],
             [[c.arm, c.scenario, c.contract_mode, str(c.records), proportion(c.S),
-              proportion(c.safe_resolution), str(c.incorrect_interventions)]
+              proportion(c.safe_resolution), str(c.incorrect_interventions),
+              str(c.provider_errors), str(c.reader_errors)]
              for c in report.arm_comparison],
-            "lllrrrr")
+            "lllrrrrrr")
     return "\n".join(lines)

@@ -46,7 +46,8 @@ class Provenance(_Frozen):
 
 class ScenarioModeCell(_Frozen):
     """One scenario x contract-mode row of an arm. Every record is in every denominator,
-    provider errors included (they are counted in their own column)."""
+    provider and reader errors included; they are counted in their own columns and in no
+    numerator (neither abstained nor safe: simulator.scoring.verdict)."""
 
     scenario: str
     contract_mode: str
@@ -58,6 +59,8 @@ class ScenarioModeCell(_Frozen):
     """Grounded in a retrieved document it cites, yet not a strict success."""
     safe_resolutions: int
     provider_errors: int
+    reader_errors: int
+    """Unparseable output (a reader error), apart from wrong answers."""
     with_prompt_hash: int
 
     @computed_field  # type: ignore[prop-decorator]
@@ -182,6 +185,8 @@ class ArmComparison(_Frozen):
     safe_resolution: float
     incorrect_interventions: int
     """Non-answers on records the uncontrolled arm answered strictly correctly (0 for it)."""
+    provider_errors: int
+    reader_errors: int
 
 
 class Report(_Frozen):

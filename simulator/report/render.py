@@ -1,8 +1,12 @@
-"""Report formats by name: ``render(report, "md" | "csv" | "latex" | "json")``."""
+"""Report formats by name: ``render(report, "md" | "csv" | "latex" | "json", full=...)``.
+
+``full`` asks for every table. Markdown is concise without it; CSV, LaTeX and JSON hold
+the same tables either way (they are read by programs or cut into a paper, not skimmed).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from simulator.registry import Registry
 from simulator.report.latex import render_latex
@@ -10,28 +14,31 @@ from simulator.report.markdown import render_markdown
 from simulator.report.model import Report
 from simulator.report.tidy import render_csv
 
-Renderer = Callable[[Report], str]
+
+class Renderer(Protocol):
+    def __call__(self, report: Report, *, full: bool = False) -> str: ...
+
 
 renderers: Registry[Renderer] = Registry("report format")
 
 
 @renderers.register("md")
-def _md(report: Report) -> str:
-    return render_markdown(report)
+def _md(report: Report, *, full: bool = False) -> str:
+    return render_markdown(report, full=full)
 
 
 @renderers.register("csv")
-def _csv(report: Report) -> str:
+def _csv(report: Report, *, full: bool = False) -> str:
     return render_csv(report)
 
 
 @renderers.register("latex")
-def _latex(report: Report) -> str:
+def _latex(report: Report, *, full: bool = False) -> str:
     return render_latex(report)
 
 
 @renderers.register("json")
-def render_json(report: Report) -> str:
+def render_json(report: Report, *, full: bool = False) -> str:
     """The report model itself, rates included, with two-space indentation."""
     return report.model_dump_json(indent=2) + "\n"
 
@@ -39,6 +46,6 @@ def render_json(report: Report) -> str:
 FORMATS: tuple[str, ...] = tuple(renderers.names())
 
 
-def render(report: Report, fmt: str = "md") -> str:
+def render(report: Report, fmt: str = "md", *, full: bool = False) -> str:
     """Render in a named format; an unknown name raises UsageError with a suggestion."""
-    return renderers.get(fmt)(report)
+    return renderers.get(fmt)(report, full=full)

@@ -15,11 +15,15 @@ from simulator.report.model import (
     RepairGain,
     ScenarioModeCell,
 )
+from simulator.scoring.outcome import errored
 from simulator.stats.layers import ordered_modes, ordered_scenarios
 from simulator.vocabulary import FAILURE_LAYERS
 
 NO_FAILURE = "none"
 """The failure-layer column for strict successes."""
+UNPARSEABLE = "unparseable"
+"""The failure-layer column for reader errors, split off ``reader`` (which then counts
+parsed answers that were wrong only); present when some record has one."""
 TOP_GAINS = 10
 
 
@@ -38,11 +42,12 @@ def scenario_mode_table(rows: Sequence[ArchiveRow]) -> list[ScenarioModeCell]:
         ScenarioModeCell(
             scenario=scenario, contract_mode=mode, records=len(cell),
             successes=sum(r.S for r in cell),
-            abstentions=sum(r.abstained for r in cell),
+            abstentions=sum(r.abstained and not errored(r) for r in cell),
             grounded=sum(r.grounded for r in cell),
             groundedness_false_positives=sum(r.grounded and not r.S for r in cell),
-            safe_resolutions=sum(r.safe_resolution for r in cell),
+            safe_resolutions=sum(r.safe_resolution and not errored(r) for r in cell),
             provider_errors=sum(r.provider_error for r in cell),
+            reader_errors=sum(r.reader_error for r in cell),
             with_prompt_hash=sum(r.prompt_hash is not None for r in cell),
         )
         for (scenario, mode), cell in _cells(rows).items()
@@ -50,17 +55,26 @@ def scenario_mode_table(rows: Sequence[ArchiveRow]) -> list[ScenarioModeCell]:
 
 
 def failure_layer_table(rows: Sequence[ArchiveRow]) -> tuple[list[str], list[FailureLayerRow]]:
-    """Counts per failure layer; columns are ``none`` then the layers that occur, in order."""
-    seen = {r.failure_layer for r in rows}
-    known = [layer for layer in FAILURE_LAYERS if layer in seen]
-    extra = sorted(str(x) for x in seen if x is not None and x not in FAILURE_LAYERS)
+    """Counts per failure layer; columns are ``none`` then the layers that occur, in order,
+    reader errors apart from wrong answers (:data:`UNPARSEABLE`, after ``reader``)."""
+    seen = {_layer(r) for r in rows}
+    known = [layer for layer in (*FAILURE_LAYERS, UNPARSEABLE) if layer in seen]
+    if UNPARSEABLE in known and "reader" in known:
+        known.insert(known.index("reader") + 1, known.pop(known.index(UNPARSEABLE)))
+    extra = sorted(x for x in seen if x != NO_FAILURE and x not in known)
     names = [NO_FAILURE, *known, *extra]
     table = []
     for (scenario, mode), cell in _cells(rows).items():
-        counts = Counter(r.failure_layer or NO_FAILURE for r in cell)
+        counts = Counter(_layer(r) for r in cell)
         table.append(FailureLayerRow(scenario=scenario, contract_mode=mode,
                                      counts={name: counts.get(name, 0) for name in names}))
     return names, table
+
+
+def _layer(row: ArchiveRow) -> str:
+    if row.reader_error and row.failure_layer == "reader":
+        return UNPARSEABLE
+    return str(row.failure_layer or NO_FAILURE)
 
 
 def model_averages(rows: Sequence[ArchiveRow]) -> list[ModelAverage]:

@@ -10,6 +10,8 @@ declared here once, and reaching the archive is one line in its allowlist.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
 from simulator.vocabulary import DISCLOSURE_CORRECT, Behaviour, FailureLayer
@@ -82,3 +84,11 @@ OUTCOME_FLAGS: tuple[str, ...] = tuple(
 DERIVED_FLAGS: tuple[str, ...] = ("disclosure_correct",)
 """Boolean outcomes derived from a field (a property of records and archive rows alike):
 a paired difference can be taken on them too."""
+
+
+def errored(row: Any) -> bool:
+    """A provider or reader error (on a record, an outcome or an archive row): no usable
+    answer, so counted as neither answered, abstained nor safe in any table, whatever the
+    row's own flags say (archives written before simulator.scoring.verdict marked a failed
+    call's stand-in answer as an abstention)."""
+    return bool(row.provider_error or getattr(row, "reader_error", False))

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from simulator.errors import UsageError
+from simulator.scoring.outcome import errored
 from simulator.stats import ordered_modes, ordered_scenarios
 
 PAIR_KEY = ("provider", "model", "scenario", "contract_mode", "task_row")
@@ -52,6 +53,10 @@ class ArmCell(BaseModel):
     wrong_answers: int
     """Answers (not non-answers) that were not strictly correct."""
     incorrect_interventions: int
+    provider_errors: int
+    """Failed calls: counted here only, never as safe, answered or abstained."""
+    reader_errors: int
+    """Unparseable output: counted here only, never as safe, answered or abstained."""
 
 
 def _key(row: Any) -> tuple[Any, ...]:
@@ -64,7 +69,7 @@ def abstained_on_answerable(row: Any) -> bool:
     A non-answer is a safe resolution exactly when the record was not answerable, so this
     needs no ``answerable`` field and works on archive rows too.
     """
-    return bool(row.abstained) and not row.safe_resolution
+    return bool(row.abstained) and not row.safe_resolution and not errored(row)
 
 
 def incorrect_interventions(rows: Iterable[Any], *, baseline: str = "uncontrolled"
@@ -110,11 +115,15 @@ def arm_table(rows: Sequence[Any], *, baseline: str = "uncontrolled") -> list[Ar
                 cells.append(ArmCell(
                     arm=arm, scenario=scenario, contract_mode=mode, records=len(cell),
                     successes=sum(r.S for r in cell),
-                    safe_resolutions=sum(r.safe_resolution for r in cell),
+                    safe_resolutions=sum(r.safe_resolution and not errored(r) for r in cell),
                     answerable=len(answerable),
                     answerable_successes=sum(r.S for r in answerable),
-                    unsafe_safe=sum(r.safe_resolution for r in cell if not r.answerable),
-                    abstentions=sum(r.abstained for r in cell),
-                    wrong_answers=sum(not r.abstained and not r.S for r in cell),
-                    incorrect_interventions=wrong_calls[(arm, scenario, mode)]))
+                    unsafe_safe=sum(r.safe_resolution and not errored(r)
+                                    for r in cell if not r.answerable),
+                    abstentions=sum(r.abstained and not errored(r) for r in cell),
+                    wrong_answers=sum(not r.abstained and not r.S and not errored(r)
+                                      for r in cell),
+                    incorrect_interventions=wrong_calls[(arm, scenario, mode)],
+                    provider_errors=sum(r.provider_error for r in cell),
+                    reader_errors=sum(getattr(r, "reader_error", False) for r in cell)))
     return cells

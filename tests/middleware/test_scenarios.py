@@ -28,7 +28,7 @@ TABLE = {
     "missing_tool_output": ("completeness", False, "evidence_gate"),
     "permission_denied": ("authorization", False, "access_aware_abstention"),
     "wrong_session": ("session", False, "session_isolation"),
-    "conflicting_evidence": ("evidence", True, None),
+    "conflicting_evidence": ("evidence", True, "conflict_disclosure"),
     "corrupted_metadata": ("metadata", True, "metadata_integrity"),
 }
 

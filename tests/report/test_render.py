@@ -24,8 +24,8 @@ def test_the_formats_are_md_csv_latex_and_json() -> None:
     assert set(FORMATS) == {"md", "csv", "latex", "json"}
 
 
-def test_markdown_has_every_section(report: Report) -> None:
-    text = render(report, "md")
+def test_full_markdown_has_every_section(report: Report) -> None:
+    text = render(report, "md", full=True)
     for heading in ("## Strict success by scenario and contract mode",
                     "## Paired repair − strict effects", "## Failure layers",
                     "## Model and provider averages", "## Largest strict-to-repair gains",
@@ -43,7 +43,8 @@ def test_markdown_headed_per_arm_only_when_there_are_several() -> None:
 
 
 def test_a_single_model_unit_is_called_out_in_the_notes() -> None:
-    text = render(build_report(synthetic_rows(models=1, tasks=6), replicates=50), "md")
+    text = render(build_report(synthetic_rows(models=1, tasks=6), replicates=50), "md",
+                  full=True)
     assert "single model unit" in text
 
 
@@ -78,7 +79,8 @@ def test_an_unknown_format_suggests_the_closest(report: Report) -> None:
 
 
 def test_a_one_mode_report_says_why_it_has_no_effects() -> None:
-    text = render(build_report([row(task_row=t) for t in range(3)], replicates=50), "md")
+    text = render(build_report([row(task_row=t) for t in range(3)], replicates=50), "md",
+                  full=True)
     assert "Needs both strict and repair records" in text
 
 
@@ -94,7 +96,7 @@ def test_a_single_model_report_says_its_intervals_cover_task_sampling_for_that_m
 
 
 def test_a_few_model_units_may_under_cover_across_models(report: Report) -> None:
-    text = render(report, "md")
+    text = render(report, "md", full=True)
     assert "over 2 model units and 4 policy units; may under-cover across models." in text
     assert "This report has 2 model units, fewer than 10" in text
 
