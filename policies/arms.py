@@ -25,6 +25,13 @@ CONTROLLED_POLICIES: tuple[str, ...] = (
 """The controlled arm, in gate order: repair the contract, retry what timed out, then the
 non-answer controls (denial, session, completeness, freshness), then metadata correction."""
 
+OUTSIDE_CONTROLLED: tuple[str, ...] = ("conflict_disclosure", "evidence_integrity")
+"""Built-in policies the controlled arm leaves out, because they trade one outcome for
+another rather than repair a layer: conflict_disclosure's guiding prompt turns resolved
+conflicts into clarification requests and raises false alarms on clean records (its credit
+measures the trade-off; run it as its own arm). evidence_integrity is left out so the
+controlled arm, and every run of it, stays what it was; its layer is opt-in (misleading_*)."""
+
 ARM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$")
 """What an arm may be called: an archive identifier."""
 
