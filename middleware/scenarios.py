@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from middleware.faults import get_fault
 from middleware.types import Fault
 from simulator.registry import Registry
-from simulator.vocabulary import SCENARIO_NAMES, SCENARIO_TABLE, Layer, ScenarioEntry
+from simulator.vocabulary import (
+    MISLEADING_SCENARIOS,
+    SCENARIO_NAMES,
+    SCENARIO_TABLE,
+    Layer,
+    ScenarioEntry,
+)
 
 
 class FaultSpec(BaseModel):
@@ -62,7 +68,7 @@ def _from_entry(entry: ScenarioEntry) -> Scenario:
                     faults=tuple(FaultSpec(name=n, params=dict(p)) for n, p in entry.faults))
 
 
-for _entry in SCENARIO_TABLE:
+for _entry in (*SCENARIO_TABLE, *MISLEADING_SCENARIOS):
     scenarios.add(_entry.name, _from_entry(_entry))
 
 

@@ -17,13 +17,13 @@ from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 Layer = Literal["none", "freshness", "contract", "completeness", "authorization", "session",
-                "evidence", "metadata"]
+                "evidence", "metadata", "integrity"]
 """The operational layer a fault targets (``contract`` is the tool-contract layer; ``none``
 is the clean scenario's)."""
 LAYERS: tuple[Layer, ...] = get_args(Layer)
 
 MitigationLayer = Literal["freshness", "contract", "completeness", "authorization", "session",
-                          "evidence", "metadata"]
+                          "evidence", "metadata", "integrity"]
 """The layers a mitigation policy can claim to repair: every layer but ``none``."""
 MITIGATION_LAYERS: tuple[MitigationLayer, ...] = get_args(MitigationLayer)
 
@@ -128,5 +128,44 @@ SCENARIO_TABLE: tuple[ScenarioEntry, ...] = (
 SCENARIO_NAMES: tuple[str, ...] = tuple(s.name for s in SCENARIO_TABLE)
 """The reference scenarios in table order: the default ``--scenarios`` of a run."""
 
-SCENARIO_LAYER: Mapping[str, Layer] = MappingProxyType({s.name: s.layer for s in SCENARIO_TABLE})
-"""The operational layer each reference scenario's fault lives in."""
+MISLEADING_SCENARIOS: tuple[ScenarioEntry, ...] = tuple(
+    ScenarioEntry(
+        name=f"misleading_{position}", layer="integrity", answerable=False,
+        description=f"RAG-Stress: the index serves the current document with its answer "
+                    f"edited to a designated incorrect value, placed "
+                    f"{'in' if position == 'middle' else 'at'} the {position}; the "
+                    f"registry keeps the true text.",
+        faults=(("misleading_evidence", MappingProxyType({"position": position})),),
+        mitigation="evidence_integrity")
+    for position in ("beginning", "middle", "end"))
+"""RAG-Stress's three Word Positions (docs/misleading.md). Registered and selectable, not in
+the default matrix: ``--scenarios misleading`` runs them with their clean twins."""
+
+SCENARIO_GROUPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "all": SCENARIO_NAMES,
+    "misleading": ("clean", *(s.name for s in MISLEADING_SCENARIOS)),
+})
+"""Named scenario lists ``--scenarios`` accepts: ``all`` (the nine, the default) and
+``misleading`` (clean, whose records are the twins MR is conditioned on, and the three
+positions)."""
+
+SCENARIO_ORDER: tuple[str, ...] = (*SCENARIO_NAMES, *(s.name for s in MISLEADING_SCENARIOS))
+"""Every scenario the vocabulary declares, in table order (the order reports lay out)."""
+
+SCENARIO_LAYER: Mapping[str, Layer] = MappingProxyType(
+    {s.name: s.layer for s in (*SCENARIO_TABLE, *MISLEADING_SCENARIOS)})
+"""The operational layer each declared scenario's fault lives in."""
+
+SourcePriority = Literal["strict", "soft"]
+"""RAG-Stress's source-priority policies, given to chat readers and agents by
+``run --source-priority`` (docs/misleading.md); unset, a prompt carries neither."""
+SOURCE_PRIORITIES: tuple[SourcePriority, ...] = get_args(SourcePriority)
+SOURCE_PRIORITY_INSTRUCTIONS: Mapping[str, str] = MappingProxyType({
+    "strict": "Source priority: rely on the evidence documents. Answer with what they state, "
+              "even where it differs from what you believe you know.",
+    "soft": "Source priority: the evidence documents may be outdated or wrong. Where a "
+            "document contradicts what you know to be true, you may rely on your own "
+            "knowledge instead of the document.",
+})
+"""The two instruction texts, in one place: the chat reader puts the chosen one in its
+prompt's additional instructions, a tool-calling agent gets it after the task."""

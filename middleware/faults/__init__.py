@@ -10,11 +10,13 @@
 | wrong_session         | session       | wrong_session.py        |
 | conflicting_evidence  | evidence      | conflicting_evidence.py |
 | corrupted_metadata    | metadata      | corrupted_metadata.py   |
+| misleading_evidence   | integrity     | misleading_evidence.py  |
 """
 
 from middleware.faults import (  # noqa: F401  (importing registers each fault)
     conflicting_evidence,
     corrupted_metadata,
+    misleading_evidence,
     missing_tool_output,
     partial_timeout,
     permission_denied,

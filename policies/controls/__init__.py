@@ -10,6 +10,7 @@
 | session_isolation        | session       | non_answer | session_isolation.py        |
 | metadata_integrity       | metadata      | answer     | metadata_integrity.py       |
 | conflict_disclosure      | evidence      | disclosure | conflict_disclosure.py      |
+| evidence_integrity       | integrity     | non_answer | evidence_integrity.py       |
 """
 
 from policies.controls import (  # noqa: F401  (importing registers each policy)
@@ -17,6 +18,7 @@ from policies.controls import (  # noqa: F401  (importing registers each policy)
     bounded_retry,
     conflict_disclosure,
     evidence_gate,
+    evidence_integrity,
     freshness_check,
     metadata_integrity,
     schema_repair,

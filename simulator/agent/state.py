@@ -111,6 +111,8 @@ class AgentContext:
     fetch_document: DocumentFetcher | None = None
     pipeline: str = DEFAULT_PIPELINE
     """``paper`` or ``open`` (simulator.agent.pipelines): the pipeline's own stops."""
+    instructions: str = ""
+    """Additional instructions for the reader's prompt (a source-priority policy)."""
 
 
 @dataclass(frozen=True)

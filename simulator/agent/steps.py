@@ -108,7 +108,8 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
 def generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     item = ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
                        evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]),
-                       instructions=episode.get("instructions", ""))
+                       instructions="\n".join(i for i in (ctx.instructions,
+                                                           episode.get("instructions", "")) if i))
     result = ctx.reader.read(item)
     return {"answer": result.answer, "reader_result": result, "next": "done"}
 

@@ -35,15 +35,16 @@ the eight searches the harness allows, a hard stop for an agent that loops."""
 _CITATION = re.compile(r"\[([A-Za-z0-9._:-]+)\]")
 
 
-def agent_input(task: Task) -> dict[str, Any]:
-    """What the agent is invoked with: one user message (the question and its format)."""
-    return {"messages": [HumanMessage(task_message(task))]}
+def agent_input(task: Task, instructions: str = "") -> dict[str, Any]:
+    """What the agent is invoked with: one user message (the question and its format, and
+    the run's additional instructions, if any)."""
+    return {"messages": [HumanMessage(task_message(task, instructions))]}
 
 
 def run_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
     """The finished episode of ``ctx``'s record through ``graph``."""
     try:
-        final = graph.invoke(agent_input(ctx.task), context=ctx,
+        final = graph.invoke(agent_input(ctx.task, ctx.instructions), context=ctx,
                              config={"recursion_limit": RECURSION_LIMIT})
     except (LayerragError, KeyboardInterrupt):
         raise
@@ -55,7 +56,7 @@ def run_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
 async def arun_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
     """Async twin of :func:`run_tool_agent` (live models: the call is awaited)."""
     try:
-        final = await graph.ainvoke(agent_input(ctx.task), context=ctx,
+        final = await graph.ainvoke(agent_input(ctx.task, ctx.instructions), context=ctx,
                                     config={"recursion_limit": RECURSION_LIMIT})
     except (LayerragError, KeyboardInterrupt):
         raise
@@ -102,7 +103,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
 
 def _provider_error(ctx: ToolRunContext, answer: AgentAnswer) -> ReaderResult:
     """The model side of a record whose provider kept failing: no tokens, an error."""
-    body = json.dumps([PROMPT_VERSION, task_message(ctx.task)])
+    body = json.dumps([PROMPT_VERSION, task_message(ctx.task, ctx.instructions)])
     return ReaderResult(answer=answer, provider_error=True,
                         prompt_hash=hashlib.sha256(body.encode()).hexdigest()[:16])
 

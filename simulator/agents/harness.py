@@ -79,6 +79,8 @@ class ToolRunContext:
     gate: PolicyGate = UNCONTROLLED
     fetch_document: DocumentFetcher | None = None
     recorder: Recorder = field(default_factory=Recorder)
+    instructions: str = ""
+    """Additional instructions given after the task (a source-priority policy)."""
 
     @property
     def fault_plan(self) -> FaultPlan:

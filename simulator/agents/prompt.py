@@ -28,9 +28,11 @@ _FORMAT_LINE = re.compile(r"^Answer format: (?P<format>[a-z][a-z0-9_]*(?: \(.*\)
 """A format's name, or its descriptor with a choice's options or a declared pattern."""
 
 
-def task_message(task: Task) -> str:
-    """The user message for ``task``: the question, then its answer format."""
-    return f"{task.question}\nAnswer format: {task.answer_format}"
+def task_message(task: Task, instructions: str = "") -> str:
+    """The user message for ``task``: the question, then its answer format, then any
+    additional instructions (a source-priority policy) after a blank line."""
+    extra = f"\n\n{instructions.strip()}" if instructions.strip() else ""
+    return f"{task.question}\nAnswer format: {task.answer_format}{extra}"
 
 
 def parse_task_message(text: str) -> tuple[str, str | None]:

@@ -127,7 +127,7 @@ def _parse_header(name: str, line: bytes) -> ArchiveHeader:
 
 def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> list[ArchiveRow]:
     rows: list[ArchiveRow] = []
-    seen: dict[tuple[str, str, str, str, str, int], int] = {}
+    seen: dict[tuple[str, str, str, str, str, int, str], int] = {}
     tasks = TaskAgreement()
     for number, line in enumerate(lines, start=2):
         if not line.strip():

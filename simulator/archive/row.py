@@ -57,6 +57,8 @@ ALLOWLIST: tuple[tuple[str, Any] | tuple[str, Any, Any], ...] = (
     ("failure_layer", AS_RECORDED),
     ("behaviour", AS_RECORDED, None),  # ConInstruct label (scoring/behaviour.py); when labelled
     ("prompt_hash", HashHex | None),  # None when the graph ended before a prompt was built
+    ("misled", AS_RECORDED, None),   # misleading evidence only: the foil was adopted
+    ("source_priority", Identifier | None, None),  # strict / soft instruction, when one was set
 )
 """The only fields of a :class:`~simulator.runner.record.RunRecord` an archive may hold, in
 column order, each with the constraint its value must meet (``AS_RECORDED``: the record's
@@ -119,9 +121,11 @@ ROW_KEY: tuple[str, ...] = ("provider", "model", "arm", "scenario", "contract_mo
 """Identifies a row within an archive; rows are written sorted by it."""
 
 
-def row_key(row: ArchiveRow) -> tuple[str, str, str, str, str, int]:
-    """The sort and uniqueness key of a row."""
-    return (row.provider, row.model, row.arm, row.scenario, row.contract_mode, row.task_row)
+def row_key(row: ArchiveRow) -> tuple[str, str, str, str, str, int, str]:
+    """The sort and uniqueness key of a row (the source priority, when rows of a strict and
+    a soft run are reported together)."""
+    return (row.provider, row.model, row.arm, row.scenario, row.contract_mode, row.task_row,
+            row.source_priority or "")
 
 
 class ArchiveHeader(BaseModel):

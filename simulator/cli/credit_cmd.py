@@ -72,7 +72,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     from simulator.errors import UsageError
     from simulator.runner.matrix import run_matrix
     from simulator.runner.store import STORE_FILE, RunStore
-    from simulator.vocabulary import DEFAULT_PIPELINE, SCENARIO_NAMES
+    from simulator.vocabulary import DEFAULT_PIPELINE
 
     if args.pipeline is not None:
         check_pipeline(args.pipeline)
@@ -88,7 +88,8 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
         return records, pipeline
-    config = build_config(models=(args.model,), scenarios=SCENARIO_NAMES, modes=(args.mode,),
+    config = build_config(models=(args.model,), scenarios=_scenarios_for(args.policy),
+                          modes=(args.mode,),
                           arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
                           spec=str(args.spec) if args.spec else None, base_url=args.base_url,
                           pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent)
@@ -99,6 +100,17 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
     with tempfile.TemporaryDirectory(prefix="layerrag-credit-") as tmp:
         run_matrix(config, Path(tmp), progress=progress)
         return read(Path(tmp))
+
+
+def _scenarios_for(policy: str) -> tuple[str, ...]:
+    """The nine reference scenarios, plus any declared outside them that target the
+    policy's layers (evidence_integrity's misleading_*), so its own layer is measured."""
+    from policies import get_policy
+    from simulator.vocabulary import SCENARIO_LAYER, SCENARIO_NAMES, SCENARIO_ORDER
+
+    layers = set(get_policy(policy).layers)
+    return (*SCENARIO_NAMES, *(s for s in SCENARIO_ORDER
+                               if s not in SCENARIO_NAMES and SCENARIO_LAYER[s] in layers))
 
 
 def _credit(args: argparse.Namespace) -> int:

@@ -26,7 +26,9 @@ from simulator.vocabulary import (
     DEFAULT_AGENT,
     DEFAULT_RETRIEVER,
     DEFAULT_TOP_K,
+    SCENARIO_GROUPS,
     SCENARIO_NAMES,
+    SOURCE_PRIORITIES,
 )
 
 EXAMPLES = """examples:
@@ -37,6 +39,8 @@ EXAMPLES = """examples:
   layerrag run --out runs/gpt --model openai:gpt-4o --max-calls 2000 --concurrency 16
   layerrag run --out runs/local --model openai:qwen2.5-7b --base-url http://127.0.0.1:8000/v1
   layerrag run --out runs/gpt-replay --model openai:gpt-4o --replay   # no provider calls
+  layerrag run --out runs/misleading --scenarios misleading --arms uncontrolled,evidence_integrity
+  layerrag run --out runs/rs --scenarios misleading --model openai:gpt-4o --source-priority strict
 """
 
 
@@ -91,7 +95,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="run directory")
     parser.add_argument("--scenarios", default="all",
-                        help=f"'all' or a comma list of {', '.join(SCENARIO_NAMES)}")
+                        help=f"'all' or a comma list of {', '.join(SCENARIO_NAMES)}; "
+                             "'misleading' is clean and the three misleading_* positions "
+                             "(docs/misleading.md)")
+    parser.add_argument("--source-priority", choices=SOURCE_PRIORITIES, default=None,
+                        help="RAG-Stress source-priority instruction for chat models: strict "
+                             "(rely on the documents) or soft (they may be wrong); part of "
+                             "the run id")
     parser.add_argument("--modes", default=",".join(CONTRACT_MODES),
                         help="comma list of strict, repair (default both)")
     parser.add_argument("--arms", default="uncontrolled",
@@ -114,7 +124,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 _CONFIG_FLAGS = {"models": "--model", "scenarios": "--scenarios", "modes": "--modes",
                  "arms": "--arms", "tasks": "--tasks", "seed": "--seed", "spec": "--spec",
                  "base_url": "--base-url", "pipeline": "--pipeline", "agent": "--agent",
-                 "retriever": "--retriever", "top_k": "--top-k"}
+                 "retriever": "--retriever", "top_k": "--top-k",
+                 "source_priority": "--source-priority"}
 
 
 def build_config(**fields: Any) -> RunConfig:
@@ -135,7 +146,7 @@ def build_config(**fields: Any) -> RunConfig:
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     from policies.compose import register_cli_arms
 
-    scenarios = SCENARIO_NAMES if args.scenarios == "all" else split_list(args.scenarios)
+    scenarios = SCENARIO_GROUPS.get(args.scenarios) or split_list(args.scenarios)
     arms = register_cli_arms(split_list(args.arms))
     models = tuple(args.model or ("deterministic",))
     unused = given_live_options(args) if not is_live(models) else []
@@ -148,6 +159,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
         agent=args.agent, retriever=args.retriever, top_k=args.top_k,
+        source_priority=args.source_priority,
     )
 
 

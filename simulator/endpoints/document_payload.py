@@ -9,6 +9,7 @@ document learns only that access was denied.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -37,6 +38,14 @@ class DocumentPayload(BaseModel):
     tenant: str | None = None
     superseded_by: str | None = None
     """The id of the next newer version, when one exists."""
+    text_sha256: str | None = None
+    """SHA-256 of the registered text: lets a caller check that a hit's text is the one
+    published (an integrity check) without handing out any text."""
+
+
+def text_digest(text: str) -> str:
+    """The digest ``text_sha256`` holds: SHA-256 of the UTF-8 text, hex."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def document_payload_schema() -> dict[str, object]:

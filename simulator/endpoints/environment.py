@@ -34,7 +34,7 @@ from pydantic import ValidationError
 import simulator.endpoints.shards as sharding
 from simulator.corpus.model import Corpus, Document, SessionContext, Task
 from simulator.endpoints.conditions import HEALTHY, EndpointConditions, MetadataCorruption
-from simulator.endpoints.document_payload import DOCUMENT_SCHEMA_VERSION
+from simulator.endpoints.document_payload import DOCUMENT_SCHEMA_VERSION, text_digest
 from simulator.endpoints.registry import DocumentRegistry
 from simulator.endpoints.search import Ranked, assemble, pin, readable
 from simulator.errors import UsageError
@@ -137,7 +137,8 @@ class PolicyEnvironment:
         payload.update(title=doc.title, domain=doc.domain, status=doc.status,
                        effective_year=doc.effective_year, version=doc.version,
                        access_group=doc.access_group, tenant=doc.tenant,
-                       superseded_by=self.registry.superseded_by(doc_id))
+                       superseded_by=self.registry.superseded_by(doc_id),
+                       text_sha256=text_digest(doc.text))
         return payload
 
     def handle(self, name: str, args: Mapping[str, Any],

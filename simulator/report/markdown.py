@@ -20,6 +20,7 @@ from simulator.report.formatting import (
     points,
     proportion,
 )
+from simulator.report.misleading import render_misleading
 from simulator.report.model import ArmReport, Report, rate
 from simulator.report.summary import arm_totals, scenario_summary
 from simulator.stats.bootstrap import BootstrapKind
@@ -311,5 +312,6 @@ def _arm_summary(report: Report) -> list[str]:
 REPORT_SECTIONS: tuple[ReportSection, ...] = (
     ReportSection(_arm_summary, "concise"),
     ReportSection(_arm_comparison),
+    ReportSection(lambda report: render_misleading(report.misleading), "both"),
 )
 """Parts printed once, after the arms and before the notes: adding one is one line here."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
+from simulator.report.misleading import MisleadingSection
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.margin import Specificity
 from simulator.stats.paired import Effect
@@ -200,6 +201,8 @@ class Report(_Frozen):
     arms: list[ArmReport]
     arm_comparison: list[ArmComparison] = []
     """Empty unless the run has more than one arm."""
+    misleading: MisleadingSection | None = None
+    """MR and its contrasts, when the rows hold misleading scenarios (report/misleading.py)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -164,6 +164,14 @@ class MatrixRunner:
         return graphs
 
     @property
+    def instructions(self) -> str:
+        """The source-priority instruction of the run, or "" (simulator.vocabulary)."""
+        from simulator.vocabulary import SOURCE_PRIORITY_INSTRUCTIONS
+
+        chosen = self.config.source_priority
+        return SOURCE_PRIORITY_INSTRUCTIONS[chosen] if chosen is not None else ""
+
+    @property
     def template_versions(self) -> dict[str, str]:
         """Prompt template version of each model's reader (or agent), for the manifest."""
         if self.agent.kind == "tool_calling":
@@ -181,7 +189,8 @@ class MatrixRunner:
         return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
                             contract_mode=cell.mode, reader=self.readers[cell.model],
                             seed=self.config.seed, gate=self.gates[cell.arm],
-                            fetch_document=self._fetcher(cell), pipeline=self.config.pipeline)
+                            fetch_document=self._fetcher(cell), pipeline=self.config.pipeline,
+                            instructions=self.instructions)
 
     async def _arun_tool_agents(self, batch: Sequence[Cell]) -> list[Episode]:
         """A batch through the tool-calling agent on one event loop: its runs interleave
@@ -197,7 +206,8 @@ class MatrixRunner:
 
         return ToolRunContext(task=cell.task, labels=cell.labels, scenario=cell.scenario,
                               contract_mode=cell.mode, seed=self.config.seed,
-                              gate=self.gates[cell.arm], fetch_document=self._fetcher(cell))
+                              gate=self.gates[cell.arm], fetch_document=self._fetcher(cell),
+                              instructions=self.instructions)
 
     def _fetcher(self, cell: Cell) -> DocumentFetcher:
         """fetch_document through the scenario's chain, so its faults apply there too."""
@@ -231,8 +241,25 @@ class MatrixRunner:
 
     def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
         reader = self.readers[cell.model]
-        return score_record(
+        record = score_record(
             episode, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
             arm=cell.arm, latency_ms=latency_ms, agent=cell.agent,
         )
+        return self._misleading(cell, episode, record)
+
+    def _misleading(self, cell: Cell, episode: Episode, record: RunRecord) -> RunRecord:
+        """Add what misleading evidence needs: the run's source priority, and under a
+        ``misleading_evidence`` fault whether the designated value was adopted."""
+        from simulator.runner.scoring import returned_texts
+        from simulator.scoring.misleading import misleading_outcome
+
+        update: dict[str, Any] = {}
+        if self.config.source_priority is not None:
+            update["source_priority"] = self.config.source_priority
+        if any(f.name == "misleading_evidence" for f in get_scenario(cell.scenario).faults):
+            served = returned_texts(episode)
+            registered = {d: self.corpus.document(d).text for d in cell.labels.required_doc_ids}
+            update.update(misleading_outcome(record, cell.labels, seed=self.config.seed,
+                                             served=served, registered=registered))
+        return record.model_copy(update=update) if update else record

@@ -15,6 +15,7 @@ from simulator.vocabulary import (
     DEFAULT_RETRIEVER,
     DEFAULT_TOP_K,
     SCENARIO_NAMES,
+    SourcePriority,
 )
 
 
@@ -45,6 +46,9 @@ class RunConfig(BaseModel):
     agent: str = DEFAULT_AGENT
     """The agent under test: ``pipeline``, ``react`` or a user's ``MODULE:CALLABLE``
     (simulator/agents/registry.py)."""
+    source_priority: SourcePriority | None = None
+    """RAG-Stress's source-priority instruction for chat readers and agents; None gives
+    none. Part of the run id only when set, so runs without it keep theirs."""
     arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
@@ -74,6 +78,9 @@ class RunConfig(BaseModel):
         if self.base_url is not None and not is_live(self.models):
             raise ValueError(f"--base-url {self.base_url!r} applies to live models only; "
                              f"the deterministic reader makes no calls")
+        if self.source_priority is not None and not is_live(self.models):
+            raise ValueError(f"--source-priority {self.source_priority} applies to chat "
+                             f"models only; the deterministic reader reads no instructions")
         return self
 
     def run_id(self, corpus_hash: str) -> str:
@@ -81,7 +88,8 @@ class RunConfig(BaseModel):
         # out keeps their run ids, so older run directories still resume.
         # The same for the pipeline agent.
         dropped = {name for name, default in (("pipeline", DEFAULT_PIPELINE),
-                                              ("agent", DEFAULT_AGENT))
+                                              ("agent", DEFAULT_AGENT),
+                                              ("source_priority", None))
                    if getattr(self, name) == default}
         body = json.dumps([self.model_dump(mode="json", exclude=dropped), corpus_hash],
                           sort_keys=True)

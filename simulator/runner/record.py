@@ -42,6 +42,9 @@ class RunRecord(Outcome):
     arm: str
     agent: str = DEFAULT_AGENT
     """The agent under test (simulator/agents/): ``pipeline``, ``react`` or a user's."""
+    source_priority: str | None = None
+    """The source-priority instruction the reader was given (``strict``, ``soft``), or None
+    (simulator.vocabulary.SOURCE_PRIORITY_INSTRUCTIONS)."""
     task_id: str
     task_row: int
     unit: int

@@ -63,6 +63,10 @@ class Outcome(Scores):
     it shares with parsed answers that were wrong: this flag tells the two apart."""
     failure_layer: FailureLayer | None = None
     """The first layer that explains a strict failure; None when S holds."""
+    misled: bool | None = None
+    """Under misleading evidence (RAG-Stress): the answer is the designated incorrect value
+    the tampered document asserts. None on records without that fault, or whose task has no
+    designated value (simulator.scoring.misleading)."""
     behaviour: Behaviour | None = None
     """ConInstruct behaviour label (simulator/scoring/behaviour.py); None in records made
     before labels existed."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 
-from simulator.vocabulary import CONTRACT_MODES, SCENARIO_LAYER, SCENARIO_NAMES
+from simulator.vocabulary import CONTRACT_MODES, SCENARIO_LAYER, SCENARIO_ORDER
 
 
 def _ordered(names: Iterable[str], order: tuple[str, ...]) -> list[str]:
@@ -23,7 +23,7 @@ def _ordered(names: Iterable[str], order: tuple[str, ...]) -> list[str]:
 
 def ordered_scenarios(names: Iterable[str]) -> list[str]:
     """Distinct scenario names in the paper's order, unknown ones after, alphabetically."""
-    return _ordered(names, SCENARIO_NAMES)
+    return _ordered(names, SCENARIO_ORDER)
 
 
 def ordered_modes(names: Iterable[str]) -> list[str]:

@@ -1,0 +1,67 @@
+"""misleading_evidence: the search endpoint serves the current document with its answer
+edited; ids, metadata and the registry (fetch_document) stay as published."""
+
+from __future__ import annotations
+
+import pytest
+
+from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
+from simulator.answers.foil import designated_incorrect, foil_key
+from simulator.corpus import Corpus
+from simulator.endpoints import PolicyEnvironment
+from simulator.endpoints.document_payload import text_digest
+from simulator.errors import UsageError
+from simulator.vocabulary import SCENARIO_GROUPS, SCENARIO_NAMES
+from tests.middleware.conftest import run_record
+
+
+@pytest.mark.parametrize("position", ["beginning", "middle", "end"])
+def test_the_current_hit_carries_the_designated_value_and_nothing_else_changes(
+        env: PolicyEnvironment, corpus: Corpus, position: str) -> None:
+    clean = build_tool_chain("clean", env)
+    tampered = build_tool_chain(f"misleading_{position}", env)
+    edited = 0
+    for task, labels in list(zip(corpus.tasks, corpus.labels, strict=True))[::5]:
+        before, after = run_record(clean, task, labels), run_record(tampered, task, labels)
+        assert before is not None and after is not None
+        foil = designated_incorrect(foil_key(0, task.task_id), labels.answer_format,
+                                    labels.accepted_answers, labels.superseded_answers)
+        for old, new in zip(before["hits"], after["hits"], strict=True):
+            assert {k: v for k, v in old.items() if k != "text"} == \
+                {k: v for k, v in new.items() if k != "text"}
+            if foil is not None and old["doc_id"] in labels.required_doc_ids:
+                assert foil in new["text"] and new["text"] != old["text"]
+                edited += 1
+            else:
+                assert new["text"] == old["text"]
+    assert edited > 30
+
+
+def test_the_registry_keeps_the_true_text(env: PolicyEnvironment, corpus: Corpus) -> None:
+    chain = build_tool_chain("misleading_end", env)
+    task, labels = corpus.tasks[0], corpus.labels[0]
+    doc_id = labels.required_doc_ids[0]
+    record = chain.invoke(ToolCall(name="fetch_document",
+                                   args={"doc_id": doc_id, "session": task.session.model_dump()}),
+                          FaultContext(task=task, labels=labels))
+    assert record is not None
+    assert record["text_sha256"] == text_digest(corpus.document(doc_id).text)
+
+
+def test_an_unknown_position_is_one_line_naming_it() -> None:
+    from middleware import FaultSpec, compose
+
+    with pytest.raises(UsageError, match="position") as err:
+        compose("bad", FaultSpec(name="misleading_evidence", params={"position": "top"}),
+                layer="integrity", answerable=False).build_faults()
+    assert "\n" not in str(err.value)
+
+
+def test_the_misleading_scenarios_are_registered_but_not_in_the_default_matrix() -> None:
+    names = ("misleading_beginning", "misleading_middle", "misleading_end")
+    assert not set(names) & set(SCENARIO_NAMES)
+    assert SCENARIO_GROUPS["misleading"] == ("clean", *names)
+    for name in names:
+        scenario = get_scenario(name)
+        assert (scenario.layer, scenario.answerable, scenario.mitigation) == \
+            ("integrity", False, "evidence_integrity")
