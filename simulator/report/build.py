@@ -15,6 +15,7 @@ from simulator.archive.codec import load_archive
 from simulator.archive.export import archive_from_store
 from simulator.archive.row import ArchiveHeader, ArchiveRow, row_key
 from simulator.errors import UsageError
+from simulator.report.behaviour import behaviour_section
 from simulator.report.misleading import misleading_section
 from simulator.report.model import ArmComparison, ArmReport, Provenance, Report, ScenarioEffect
 from simulator.report.tables import (
@@ -122,6 +123,7 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
         arms=[_arm_report(arm, arm_rows, replicates, seed, bootstrap)
               for arm, arm_rows in sorted(arms.items())],
         arm_comparison=arm_comparison(ordered, _baseline(arms)) if len(arms) > 1 else [],
+        behaviour=behaviour_section(ordered, replicates=replicates, seed=seed),
         misleading=misleading_section(ordered, replicates=replicates, seed=seed),
     )
 

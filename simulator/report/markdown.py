@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
+from simulator.report.behaviour import render_behaviour
 from simulator.report.formatting import (
     count_of,
     interval,
@@ -312,6 +313,8 @@ def _arm_summary(report: Report) -> list[str]:
 REPORT_SECTIONS: tuple[ReportSection, ...] = (
     ReportSection(_arm_summary, "concise"),
     ReportSection(_arm_comparison),
+    ReportSection(lambda report: render_behaviour(report.behaviour, full=False), "concise"),
+    ReportSection(lambda report: render_behaviour(report.behaviour, full=True), "full"),
     ReportSection(lambda report: render_misleading(report.misleading), "both"),
 )
 """Parts printed once, after the arms and before the notes: adding one is one line here."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
+from simulator.report.behaviour import BehaviourSection
 from simulator.report.misleading import MisleadingSection
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.margin import Specificity
@@ -201,6 +202,8 @@ class Report(_Frozen):
     arms: list[ArmReport]
     arm_comparison: list[ArmComparison] = []
     """Empty unless the run has more than one arm."""
+    behaviour: BehaviourSection | None = None
+    """ConInstruct behaviour labels per cell, when the rows carry them (report/behaviour.py)."""
     misleading: MisleadingSection | None = None
     """MR and its contrasts, when the rows hold misleading scenarios (report/misleading.py)."""
 
