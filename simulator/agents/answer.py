@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.answers.schema import AgentAnswer, unknown_answer
+from simulator.answers.schema import NO_CONFLICT, AgentAnswer, ConflictDisclosure, unknown_answer
 
 ANSWER_TOOL = "FinalAnswer"
 """The name the structured-answer tool has in the model's tool list (the class name)."""
@@ -27,6 +27,12 @@ class FinalAnswer(BaseModel):
     abstain: bool = Field(description="True when the evidence does not support an answer.")
     reason: str | None = Field(
         default=None, description="Why you abstained, or a short note; may be null.")
+    conflict: ConflictDisclosure = Field(
+        default=NO_CONFLICT,
+        description="Whether the evidence contradicted itself (two versions of one policy "
+                    "both claiming to apply, or a note disputing a document): noticed, "
+                    "resolution (clarify: you abstain to ask; resolved: you chose one; "
+                    "none) and a note naming the sources.")
 
 
 def to_agent_answer(submitted: FinalAnswer | None) -> AgentAnswer:
@@ -34,6 +40,6 @@ def to_agent_answer(submitted: FinalAnswer | None) -> AgentAnswer:
     if submitted is None:
         return unknown_answer("the agent submitted no final answer")
     if submitted.abstain or not (submitted.answer or "").strip():
-        return unknown_answer(submitted.reason or "abstained")
+        return unknown_answer(submitted.reason or "abstained", submitted.conflict)
     return AgentAnswer(answer=submitted.answer, citations=tuple(submitted.citations),
-                       reason=submitted.reason)
+                       reason=submitted.reason, conflict=submitted.conflict)

@@ -25,6 +25,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from simulator.answers.schema import NO_CONFLICT, ConflictDisclosure
 from simulator.readers.base import AgentAnswer, unknown_answer
 
 OutputMethod = Literal["json_schema", "json_object", "tool"]
@@ -40,8 +41,24 @@ ANSWER_SCHEMA: dict[str, Any] = {
                     "description": "True when the evidence does not support an answer."},
         "reason": {"type": ["string", "null"],
                    "description": "Why you abstained, or a short note; may be null."},
+        "conflict": {
+            "type": "object",
+            "description": "Whether the evidence contradicted itself, and what you did.",
+            "properties": {
+                "noticed": {"type": "boolean",
+                            "description": "True when documents or notes contradict each "
+                                           "other."},
+                "resolution": {"type": "string", "enum": ["clarify", "resolved", "none"],
+                               "description": "clarify: you ask which applies (abstain); "
+                                              "resolved: you chose one and say why; none."},
+                "note": {"type": ["string", "null"],
+                         "description": "Which sources disagree; null when none."},
+            },
+            "required": ["noticed", "resolution", "note"],
+            "additionalProperties": False,
+        },
     },
-    "required": ["answer", "citations", "abstain", "reason"],
+    "required": ["answer", "citations", "abstain", "reason", "conflict"],
     "additionalProperties": False,
 }
 
@@ -54,6 +71,8 @@ class StructuredAnswer(BaseModel):
     citations: list[str]
     abstain: bool
     reason: str | None
+    conflict: ConflictDisclosure = NO_CONFLICT
+    """Asked for, but not required to parse: a reply without it claims no conflict."""
 
 
 class ParsedAnswer(NamedTuple):
@@ -119,13 +138,15 @@ def parse_answer(message: AIMessage, method: OutputMethod) -> ParsedAnswer:
             why = f"the answer did not match the schema ({', '.join(fields)})"
         else:
             if structured.abstain:
-                return ParsedAnswer(unknown_answer(structured.reason or "abstained"), False)
+                return ParsedAnswer(unknown_answer(structured.reason or "abstained",
+                                                   structured.conflict), False)
             if structured.answer is not None and structured.answer.strip():
                 citations = tuple(dict.fromkeys(c.strip() for c in structured.citations
                                                 if c.strip()))
                 return ParsedAnswer(AgentAnswer(answer=structured.answer.strip(),
                                                 citations=citations, abstained=False,
-                                                reason=structured.reason), False)
+                                                reason=structured.reason,
+                                                conflict=structured.conflict), False)
             why = "no answer and no abstention"
     meta = message.response_metadata
     if {meta.get("finish_reason"), meta.get("stop_reason")} & {"length", "max_tokens",

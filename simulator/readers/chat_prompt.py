@@ -27,9 +27,14 @@ Rules:
 - If the evidence does not answer the question, or you cannot tell which document applies,
   abstain: "abstain" true, "answer" null, "citations" [], and say why in "reason".
 - Give the answer as a short value in the requested answer format, not a sentence.
+- Say whether the evidence contradicts itself (two versions of one policy that both claim to
+  apply with different values, or a note disputing a document) in "conflict": "noticed"
+  true or false; "resolution" "resolved" if you chose one and answered, "clarify" if you
+  abstain to ask which applies, else "none"; "note" names the sources, or null.
 Reply with one JSON object and nothing else, with exactly these keys:
 {"answer": string or null, "citations": [doc_id, ...], "abstain": true or false, \
-"reason": string or null}"""
+"reason": string or null, "conflict": {"noticed": true or false, \
+"resolution": "clarify" or "resolved" or "none", "note": string or null}}"""
 
 EVIDENCE_FIELDS = ("doc_id", "title", "status", "effective_year", "version")
 """Metadata the model may see. ``domain`` and anything else stay out."""

@@ -130,15 +130,20 @@ def reader_input(prompt: str) -> ReaderInput:
     for match in _DOC.finditer(prompt):
         attrs = {k: json.loads(v) for k, v in _ATTR.findall(match.group("attrs"))}
         evidence.append(Evidence(text=match.group("text"), **attrs))
+    notes = re.search(r"^Notes from the search tool:\n((?:- .*\n?)+)", prompt, re.MULTILINE)
+    told = re.search(r"^Additional instructions: (.*)\Z", prompt, re.MULTILINE | re.DOTALL)
     return ReaderInput(question=question.group(1) if question else "",
-                       answer_format=fmt.group(1) if fmt else "", evidence=tuple(evidence))
+                       answer_format=fmt.group(1) if fmt else "", evidence=tuple(evidence),
+                       notes=tuple(line[2:] for line in notes.group(1).splitlines())
+                       if notes else (), instructions=told.group(1).strip() if told else "")
 
 
 def extractive_answer(request: Request) -> dict[str, Any]:
     """Answer the layerrag prompt as the deterministic reader would, from its evidence."""
     answer = DeterministicReader().read(reader_input(request.prompt)).answer
     return {"answer": answer.answer, "citations": list(answer.citations),
-            "abstain": answer.abstained, "reason": answer.reason}
+            "abstain": answer.abstained, "reason": answer.reason,
+            "conflict": answer.conflict.model_dump()}
 
 
 class FakeProvider:

@@ -130,7 +130,7 @@ def test_a_server_refusing_json_schema_is_asked_again_with_json_object_once(
     formats = [r.body["response_format"]["type"] for r in fake.requests]
     assert formats == ["json_schema", "json_object", "json_object"]
     assert fake.requests[1].body["response_format"]["schema"]["required"] == [
-        "answer", "citations", "abstain", "reason"]
+        "answer", "citations", "abstain", "reason", "conflict"]
     assert first.answer.answer == second.answer.answer == "30 days"
     assert reader.output_method == "json_object"
 
