@@ -27,7 +27,7 @@ from langchain_core.messages import BaseMessage, messages_from_dict, messages_to
 from simulator.agents.answer import FinalAnswer
 from simulator.errors import UsageError
 from simulator.live.cache import RecordedCall, call_key
-from simulator.live.discipline import call_provider
+from simulator.live.discipline import ProviderFailed, call_provider
 from simulator.live.errors import ReplayMiss
 from simulator.live.services import LiveServices
 
@@ -53,20 +53,34 @@ class LiveCallMiddleware(AgentMiddleware):
                          "does this); invoke is not supported")
 
     async def awrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
+        """The call's outcome, shared by every identical call of the run (a provider
+        error included, see :meth:`LiveServices.share`), else cached, else made."""
         svc = self.services
         prompt_hash = request_hash(request)
-        if svc.cache is None:
-            return await self._call(request, handler)
         key = call_key(self.model, self.base_url, prompt_hash, self.generation)
         async with svc.single_flight(key):
-            recorded = svc.cache.get(key)
-            if recorded is not None and recorded.messages is not None:
-                svc.stats.add("cache_hits")
-                return _replayed(recorded)
-            if svc.replay:
-                raise ReplayMiss(self.model, prompt_hash, str(svc.cache.path))
-            response = await self._call(request, handler)
-            svc.cache.put(key, self.model, prompt_hash, _recorded(response))
+            shared = svc.shared_outcome(key)
+            if isinstance(shared, ProviderFailed):
+                raise ProviderFailed(str(shared))
+            if isinstance(shared, RecordedCall):
+                svc.stats.add("shared")
+                return _replayed(shared)
+            if svc.cache is not None:
+                recorded = svc.cache.get(key)
+                if recorded is not None and recorded.messages is not None:
+                    svc.stats.add("cache_hits")
+                    return _replayed(recorded)
+                if svc.replay:
+                    raise ReplayMiss(self.model, prompt_hash, str(svc.cache.path))
+            try:
+                response = await self._call(request, handler)
+            except ProviderFailed as failed:
+                svc.share(key, failed)
+                raise
+            if svc.cache is None:
+                svc.share(key, _recorded(response))
+            else:
+                svc.cache.put(key, self.model, prompt_hash, _recorded(response))
             return response
 
     async def _call(self, request: ModelRequest, handler: Handler) -> ModelResponse:

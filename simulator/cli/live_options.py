@@ -46,12 +46,16 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
         help="output token cap per call (default 600)")
     add("--temperature", type=float, metavar="T",
         help="sampling temperature (default: the provider's)")
-    add("--structured-output", choices=("auto", "json_schema", "json_object", "tool"),
-        help="how answers are requested (default auto: json_schema for "
-             "OpenAI-compatible servers, a tool call for Anthropic and Gemini)")
+    add("--structured-output", choices=("auto", "json_schema", "json_object", "tool",
+                                        "json_prompt"),
+        help="how answers are requested (default auto: a tool call for Anthropic and "
+             "Gemini; for OpenAI-compatible servers the first of json_schema, json_object, "
+             "json_prompt the server accepts, found once per run)")
     add("--cache", metavar="PATH|off",
         help=f"call cache shared across runs (default {default_cache_path()}); "
              "'off' disables recording")
+    add("--keep-provider-errors", action="store_true",
+        help="on resume, keep records stored as provider errors (default: retry them)")
     add("--replay", action="store_true",
         help="answer from the call cache only; a miss stops the run")
     add("--price", action="append", metavar="MODEL=IN,OUT",
@@ -61,7 +65,7 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
 
 _LIVE_DESTS = ("concurrency", "rpm", "max_calls", "max_tokens", "timeout", "attempts",
                "backoff", "max_output_tokens", "temperature", "structured_output", "cache",
-               "replay", "price")
+               "replay", "price", "keep_provider_errors")
 
 
 def given_live_options(args: argparse.Namespace) -> list[str]:
@@ -96,6 +100,7 @@ def live_options_from_args(args: argparse.Namespace) -> LiveOptions:
             retry=RetryPolicy(attempts=getattr(args, "attempts", 3),
                               backoff_s=getattr(args, "backoff", 2.0)),
             cache=cache, replay=getattr(args, "replay", False),
+            keep_provider_errors=getattr(args, "keep_provider_errors", False),
             prices=dict(parse_price(p) for p in getattr(args, "price", [])),
         )
     except ValidationError as exc:

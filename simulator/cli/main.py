@@ -74,7 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    from simulator.live.secrets import scrub  # a library's text may echo a key
+
+    print(f"error: {scrub(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -215,6 +215,10 @@ def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None
           f"{stats.get('cache_hits', 0)} cache hits, {stats.get('provider_errors', 0)} "
           f"provider errors, {stats.get('reader_errors', 0)} reader errors; run total "
           f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
+    if summary.structured_output:
+        print("structured output: " + ", ".join(
+            f"{model} {method}" for model, method in sorted(summary.structured_output.items())),
+              file=sys.stderr)
     if summary.stopped is not None:
         print(f"stopped: {summary.message}", file=sys.stderr)
         return summary.exit_code
@@ -222,4 +226,8 @@ def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None
         from simulator.cli.report_cmd import print_run_report
 
         print_run_report(args.out, args.format)
-    return 0
+    if summary.provider_errors:
+        print(f"{summary.provider_errors} records are provider errors (exit "
+              f"{summary.exit_code}): re-run the same command to retry them; only their "
+              "calls are sent again (--keep-provider-errors keeps them)", file=sys.stderr)
+    return summary.exit_code

@@ -3,8 +3,11 @@
 One classifier for every provider. LangChain 1.x maps provider errors onto
 ``langchain_core.exceptions.ModelError`` subclasses that carry ``is_retryable``; the SDKs
 underneath (openai 3.x and anthropic 2.x on ``httpx2``, google-genai) and the transports
-raise their own types, which are classified by HTTP status or transport kind. Anything not
-recognised as a provider error is a bug and must propagate, not be recorded.
+raise their own types, which are classified by HTTP status or transport kind. A 200 that
+is not a usable completion is a :class:`~simulator.live.wire.BrokenResponse` (checked on
+the wire), or, for integrations without that check, an error raised inside the provider's
+LangChain package or SDK while it read the body. Anything else not recognised as a
+provider error is a bug and must propagate, not be recorded.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+import traceback
 from collections.abc import Iterator
 
 import anthropic
@@ -20,10 +24,17 @@ import httpx2
 import openai
 from langchain_core.exceptions import ModelError
 
+from simulator.live.wire import BrokenResponse
+
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 """Timeouts, conflicts, rate limits and server errors; 529 is Anthropic's "overloaded"."""
 FATAL_STATUS = frozenset({401, 403, 404})
 """The key, the account or the model name is wrong: no record can succeed."""
+
+_PROVIDER_PACKAGES = ("openai", "anthropic", "google", "langchain_openai",
+                      "langchain_anthropic", "langchain_google_genai")
+_READ_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, StopIteration)
+"""What a provider integration raises when a body does not have the shape it expects."""
 
 _TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (
     httpx2.TransportError, httpx.TransportError, TimeoutError, ConnectionError,
@@ -59,10 +70,37 @@ def status_of(error: BaseException) -> int | None:
     return None
 
 
+def broken_response(error: BaseException) -> BrokenResponse | None:
+    """The unusable-response fault behind ``error``, if that is what it is.
+
+    Either a :class:`BrokenResponse` in the cause chain, or a read error (``ValueError``,
+    ``TypeError``, ...) raised inside a provider's package: that integration met a body it
+    could not read (``Unexpected response type``, no ``choices``), which is the provider's
+    fault, not ours. The original's text is dropped: it may quote the body.
+    """
+    for exc in _chain(error):
+        if isinstance(exc, BrokenResponse):
+            return exc
+    if isinstance(error, json.JSONDecodeError):
+        return BrokenResponse("not_json")
+    if isinstance(error, _READ_ERRORS) and _raised_in_provider_package(error):
+        return BrokenResponse("unreadable", f"the provider's client could not read it "
+                                            f"({type(error).__name__})", retryable=True)
+    return None
+
+
+def _raised_in_provider_package(error: BaseException) -> bool:
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return False
+    path = frames[-1].filename.replace("\\", "/")
+    return any(f"/{package}/" in path for package in _PROVIDER_PACKAGES)
+
+
 def is_provider_error(error: BaseException) -> bool:
     """True for errors that come from the provider or the network, not from our code."""
-    if isinstance(error, json.JSONDecodeError):
-        return True  # a 200 response whose body is not JSON
+    if broken_response(error) is not None:
+        return True
     for exc in _chain(error):
         if isinstance(exc, (ModelError, *_TRANSPORT_ERRORS)):
             return True
@@ -73,7 +111,10 @@ def is_provider_error(error: BaseException) -> bool:
 
 
 def is_retryable(error: BaseException) -> bool:
-    """Rate limits, server errors, timeouts and connection failures; nothing else."""
+    """Rate limits, server errors, timeouts, connection failures and broken bodies."""
+    broken = broken_response(error)
+    if broken is not None:
+        return broken.retryable
     if isinstance(error, ModelError) and error.is_retryable:
         return True
     status = status_of(error)
@@ -115,6 +156,10 @@ def retry_after(error: BaseException, *, now: float | None = None) -> float | No
 
 
 def describe(error: BaseException) -> str:
-    """A short, secret-free description: the error's type and HTTP status, never its text."""
+    """A short, secret-free description: the error's type and HTTP status, never its text
+    (a broken response: its kind and a fixed reason, which quote nothing of the body)."""
+    broken = broken_response(error)
+    if broken is not None:
+        return str(broken)
     status = status_of(error)
     return f"{type(error).__name__} (HTTP {status})" if status else type(error).__name__

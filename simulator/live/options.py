@@ -38,6 +38,8 @@ class LiveOptions(BaseModel):
     """The shared call cache; None switches recording and cache lookups off."""
     replay: bool = False
     """Answer from the cache only; a miss stops the run naming the record."""
+    keep_provider_errors: bool = False
+    """On resume, keep records stored as provider errors instead of retrying them."""
     prices: dict[str, Price] = Field(default_factory=dict)
     """Model string -> price, for ``cost_usd``; models without a price record no cost."""
 

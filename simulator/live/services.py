@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from langchain_core.rate_limiters import BaseRateLimiter
 
@@ -66,7 +67,11 @@ class LiveServices:
     stats: LiveStats = field(default_factory=LiveStats)
     limiters: dict[str, BaseRateLimiter] = field(default_factory=dict)
     """The rate limiter of each model, by reader name; filled from ``rpm`` on first use."""
+    structured_output: dict[str, str] = field(default_factory=dict)
+    """The structured-output method each model uses in this run, by reader name: fixed by
+    the run (recorded in its manifest, found by ``--structured-output auto``'s probe)."""
     _flights: dict[str, _Flight] = field(default_factory=dict)
+    _outcomes: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def pause(self, seconds: float) -> None:
@@ -104,6 +109,22 @@ class LiveServices:
             flight.users -= 1
             if flight.users == 0:
                 del self._flights[key]
+
+    def shared_outcome(self, key: str) -> Any | None:
+        """What an identical call already gave in this run (see :meth:`share`), if any."""
+        return self._outcomes.get(key)
+
+    def share(self, key: str, outcome: Any) -> None:
+        """Make ``outcome`` the answer of every later identical call in this run.
+
+        Records that send the same prompt (strict and repair, when the contract step left
+        the evidence alike) must get the same outcome, or a failure on one side only would
+        show up as a difference between the modes. Answers are shared through the call
+        cache; failures (never cached across runs) and, with the cache off, answers too,
+        are shared here, for this run only: a re-run tries them again, pairs together.
+        Call inside :meth:`single_flight` for ``key``.
+        """
+        self._outcomes[key] = outcome
 
     def cost(self, model: str, input_tokens: int, output_tokens: int) -> float | None:
         price = self.prices.get(model)

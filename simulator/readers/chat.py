@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -54,12 +54,15 @@ class ChatReader:
                  settings: GenerationSettings, base_url: str | None,
                  services: LiveServices) -> None:
         self.name = f"{provider}:{model}"
+        self.provider_name = provider
+        """The provider as users name it (``openai``, ``anthropic``, ``google``)."""
         self.provider = "openai-compatible" if provider == "openai" and base_url else provider
         self.base_url = base_url
         self.settings = settings
         self.services = services
         self._chat_model = chat_model
-        self._method: OutputMethod = settings.method(provider)
+        self._method: OutputMethod = cast(OutputMethod, services.structured_output.get(
+            self.name, settings.method(provider)))
         self._bound: dict[OutputMethod, Any] = {}
 
     @property
@@ -77,26 +80,54 @@ class ChatReader:
         return live_loop.run(self.aread(item))
 
     async def aread(self, item: ReaderInput) -> ReaderResult:
+        """The answer to ``item``: shared within the run, else cached, else called.
+
+        Every read of one prompt in a run gets the same outcome, a provider error included
+        (:meth:`LiveServices.share`): the second of two identical reads waits for the
+        first (single flight) and takes its outcome, at no cost.
+        """
         started = time.perf_counter()
         prompt_hash = item.prompt_hash(self.template_version)
-        cache = self.services.cache
-        if cache is None:
-            return await self._call(item, prompt_hash, started)
+        svc, cache = self.services, self.services.cache
         key = call_key(self.name, self.base_url, prompt_hash, self.settings.model_dump())
-        async with self.services.single_flight(key):
-            recorded = cache.get(key)
-            if recorded is not None and recorded.answer is not None:
-                self.services.stats.add("cache_hits")
-                return self._replayed(recorded, prompt_hash, started)
-            if self.services.replay:
-                raise ReplayMiss(self.name, prompt_hash, str(cache.path))
+        async with svc.single_flight(key):
+            shared = svc.shared_outcome(key)
+            if isinstance(shared, ReaderResult):
+                svc.stats.add("shared")
+                return shared.model_copy(update={
+                    "input_tokens": 0, "output_tokens": 0, "latency_ms": _ms_since(started),
+                    "cost_usd": None if shared.cost_usd is None else 0.0})
+            if cache is not None:
+                recorded = cache.get(key)
+                if recorded is not None and recorded.answer is not None:
+                    svc.stats.add("cache_hits")
+                    return self._replayed(recorded, prompt_hash, started)
+                if svc.replay:
+                    raise ReplayMiss(self.name, prompt_hash, str(cache.path))
             result = await self._call(item, prompt_hash, started)
-            if not result.provider_error:
+            if result.provider_error or cache is None:
+                svc.share(key, result)
+            else:
                 cache.put(key, self.name, prompt_hash, RecordedCall(
                     answer=result.answer, reader_error=result.reader_error,
                     input_tokens=result.input_tokens, output_tokens=result.output_tokens,
                     cost_usd=result.cost_usd))
             return result
+
+    async def preflight(self, recorded: OutputMethod | None = None) -> OutputMethod:
+        """Check the server answers; fix (and return) the structured-output method.
+
+        See :mod:`simulator.readers.chat_probe`; ``recorded`` is a resumed run's method.
+        A method the server accepted becomes the run's (``services.structured_output``,
+        which the manifest records).
+        """
+        from simulator.readers.chat_probe import preflight
+
+        found = await preflight(self, recorded)
+        self._method = found.method
+        if found.verified:
+            self.services.structured_output[self.name] = found.method
+        return found.method
 
     def _replayed(self, call: RecordedCall, prompt_hash: str, started: float) -> ReaderResult:
         """A cache hit costs nothing: no tokens, no cost, nothing counted twice."""
@@ -122,6 +153,12 @@ class ChatReader:
         cost = svc.cost(self.name, tokens_in, tokens_out)
         svc.budget.add_usage(tokens_in, tokens_out, cost)
         parsed = parse_answer(message, method)
+        if parsed.reader_error and cut_off(message):
+            svc.stats.add("provider_errors")
+            return ReaderResult(answer=unknown_answer(f"provider error: {TRUNCATED}"),
+                                prompt_hash=prompt_hash, provider_error=True,
+                                input_tokens=tokens_in, output_tokens=tokens_out,
+                                cost_usd=cost, latency_ms=_ms_since(started))
         if parsed.reader_error:
             svc.stats.add("reader_errors")
         return ReaderResult(answer=parsed.answer, prompt_hash=prompt_hash,
@@ -145,10 +182,27 @@ class ChatReader:
         await self.services.before_request(self.name)
         return await self._runnable("json_object").ainvoke(messages), "json_object"
 
+    def runnable(self, method: OutputMethod) -> Any:
+        """The chat model bound to answer through ``method`` (built once per method)."""
+        return self._runnable(method)
+
     def _runnable(self, method: OutputMethod) -> Any:
         if method not in self._bound:
             self._bound[method] = bind_output(self._chat_model, method)
         return self._bound[method]
+
+
+TRUNCATED = "unusable response (truncated): cut off at the output token limit"
+"""A reply that stopped at the token limit before it held an answer. Not retried within
+the run (the same request would be cut the same way); retried on resume like any
+provider error; a larger ``--max-output-tokens`` is a new run."""
+
+
+def cut_off(message: AIMessage) -> bool:
+    """The reply stopped at the output token limit (every provider's spelling)."""
+    meta = message.response_metadata
+    return bool({meta.get("finish_reason"), meta.get("stop_reason")}
+                & {"length", "max_tokens", "MAX_TOKENS"})
 
 
 def _ms_since(started: float) -> float:

@@ -25,6 +25,7 @@ from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from simulator.errors import UsageError
+from simulator.live import secrets
 from simulator.readers.chat_output import OutputMethod
 
 
@@ -56,8 +57,10 @@ class GenerationSettings(BaseModel):
     max_output_tokens: int = Field(default=600, ge=1)
     temperature: float | None = Field(default=None, ge=0)
     """None: the provider's default, as in the paper."""
-    output: Literal["auto", "json_schema", "json_object", "tool"] = "auto"
-    """Structured-output method; ``auto`` picks per provider."""
+    output: Literal["auto", "json_schema", "json_object", "tool", "json_prompt"] = "auto"
+    """Structured-output method; ``auto``: a tool call for Anthropic and Gemini, and for
+    OpenAI-compatible servers the first method the server accepts (found by the run's
+    preflight, recorded in its manifest; json_schema when no preflight ran)."""
 
     @classmethod
     def parse(cls, generation: dict[str, Any], model: str) -> GenerationSettings:
@@ -77,6 +80,7 @@ def api_key(provider: str, model: str, *, base_url: str | None, required: bool) 
     for variable in PROVIDERS[provider].key_variables:
         value = os.environ.get(variable, "").strip()
         if value:
+            secrets.remember(value)
             return SecretStr(value)
     if base_url is not None or not required:
         return SecretStr(PLACEHOLDER_KEY)
@@ -103,6 +107,8 @@ def build_chat_model(provider: str, name: str, *, key: SecretStr, base_url: str 
     """
     from langchain.chat_models import init_chat_model  # imports the provider's package
 
+    from simulator.live.wire import openai_async_client
+
     spec = PROVIDERS.get(provider)
     if spec is None:
         raise UsageError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
@@ -112,6 +118,7 @@ def build_chat_model(provider: str, name: str, *, key: SecretStr, base_url: str 
         kwargs["temperature"] = settings.temperature
     if provider == "openai":
         kwargs["use_responses_api"] = False  # pins /v1/chat/completions
+        kwargs["http_async_client"] = openai_async_client()  # checks every 200's shape
     if provider == "openai" and base_url is not None:
         # ChatOpenAI sends max_tokens as max_completion_tokens; local servers want this.
         kwargs["base_url"] = openai_base_url(base_url)

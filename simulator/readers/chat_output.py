@@ -6,7 +6,10 @@ Three ways to ask, chosen per provider (see :mod:`simulator.readers.chat_clients
   vLLM, recent llama.cpp and Ollama);
 - ``json_object``: ``{"type": "json_object", "schema": ...}``, for local servers that
   reject ``json_schema`` but constrain JSON output to a schema this way;
-- ``tool``: a forced ``submit_answer`` tool call (Anthropic, Gemini).
+- ``tool``: a forced ``submit_answer`` tool call (Anthropic, Gemini);
+- ``json_prompt``: no ``response_format`` at all: the prompt asks for the JSON object and
+  the reply is read tolerantly (a fenced block, or the object inside prose), for servers
+  that accept neither (``--structured-output auto`` finds it, simulator/readers/chat_probe.py).
 
 Parsing is ours rather than LangChain's ``with_structured_output``, whose failure modes
 differ per method (some raise, some return None): here every malformed or schema-invalid
@@ -28,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from simulator.answers.schema import NO_CONFLICT, ConflictDisclosure
 from simulator.readers.base import AgentAnswer, unknown_answer
 
-OutputMethod = Literal["json_schema", "json_object", "tool"]
+OutputMethod = Literal["json_schema", "json_object", "tool", "json_prompt"]
 ANSWER_TOOL = "submit_answer"
 ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -88,6 +91,8 @@ def bind_output(model: BaseChatModel, method: OutputMethod) -> Runnable[Any, Any
         tool = {"title": ANSWER_TOOL, "description": "Submit the answer to the question.",
                 **schema}
         return model.bind_tools([tool], tool_choice=ANSWER_TOOL)
+    if method == "json_prompt":
+        return model
     response_format = ({"type": "json_schema", "json_schema": {
         "name": "reader_answer", "schema": ANSWER_SCHEMA, "strict": True}}
         if method == "json_schema" else {"type": "json_object", "schema": ANSWER_SCHEMA})
@@ -121,10 +126,24 @@ def _payload(message: AIMessage, method: OutputMethod) -> tuple[Any, str | None]
         return None, "no answer tool call"
     text = message.text.strip()
     fenced = _FENCE.match(text)
+    if method == "json_prompt" and not fenced:
+        text = _embedded_object(text)
     try:
         return json.loads(fenced.group(1) if fenced else text), None
     except json.JSONDecodeError:
         return None, "the answer was not valid JSON"
+
+
+_ANY_FENCE = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
+
+
+def _embedded_object(text: str) -> str:
+    """The JSON object inside a plain reply: a fenced block, else first ``{`` to last ``}``."""
+    fenced = _ANY_FENCE.search(text)
+    if fenced:
+        return fenced.group(1)
+    start, end = text.find("{"), text.rfind("}")
+    return text[start:end + 1] if 0 <= start < end else text
 
 
 def parse_answer(message: AIMessage, method: OutputMethod) -> ParsedAnswer:

@@ -11,8 +11,12 @@ It stops early, cleanly and resumably, when
 - the user presses Ctrl-C (``"interrupted"``: in-flight records finish and are saved;
   a second Ctrl-C cancels them, ``"abandoned"``),
 and raises (after saving what finished) on a replay miss, a provider that rejects the run
-(bad key, unknown model), or a bug. Resuming skips every stored record, so no finished
-record ever calls a provider again; the budget counts cumulatively per run directory.
+(bad key, unknown model), or a bug. Before the first record, a preflight request per model
+checks that the server and model answer (and fixes the structured-output method, recorded
+in the manifest): a failure is one line and nothing is written. Resuming skips every stored
+record except provider errors, which are retried together with the records that share
+their prompt (``keep_provider_errors`` keeps them); the budget counts cumulatively per run
+directory. A run that ends with provider errors in its store exits with code 4.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from simulator.corpus import Corpus
 from simulator.live import loop as live_loop
@@ -40,14 +44,17 @@ from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
 from simulator.runner.live_episode import run_episode
-from simulator.runner.manifest import check_or_write_manifest
+from simulator.runner.manifest import check_or_write_manifest, recorded_structured_output
 from simulator.runner.record import RunRecord
-from simulator.runner.store import RunStore
+from simulator.runner.store import STORE_FILE, RunStore
 
 SPEND_FILE = "live_spend.json"
 """Cumulative provider spend of a run directory (calls, tokens, cost), for the budget."""
 EXIT_BUDGET = 3
 """``layerrag run`` exit code when the budget stopped the run (resumable)."""
+EXIT_PROVIDER_ERRORS = 4
+"""``layerrag run`` exit code when the matrix is complete but some records are provider
+errors (re-run the same command to retry them)."""
 EXIT_INTERRUPTED = 130
 FLUSH_EVERY = 100
 FLUSH_SECONDS = 0.5
@@ -69,10 +76,16 @@ class LiveRunSummary(RunSummary):
     """Cumulative spend of the run directory, this invocation included."""
     stats: dict[str, int] = field(default_factory=dict)
     """This invocation's requests, cache hits, provider and reader errors."""
+    provider_errors: int = 0
+    """Records of the run directory stored as provider errors when this invocation ended."""
+    structured_output: dict[str, str] = field(default_factory=dict)
+    """The structured-output method each chat reader used (the run's manifest has it)."""
 
     @property
     def exit_code(self) -> int:
-        return {None: 0, "budget": EXIT_BUDGET}.get(self.stopped, EXIT_INTERRUPTED)
+        if self.stopped is None:
+            return EXIT_PROVIDER_ERRORS if self.provider_errors else 0
+        return EXIT_BUDGET if self.stopped == "budget" else EXIT_INTERRUPTED
 
 
 def load_spend(run_dir: Path) -> Spend:
@@ -112,10 +125,14 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
     options = options or LiveOptions()
     services = build_services(options, spent=load_spend(out), sleep=sleep,
                               spend_ledger=out / SPEND_FILE)
+    services.structured_output.update(recorded_structured_output(out))
     try:
         with use_services(services):
             runner = MatrixRunner(config, corpus)
+        if not options.replay and _calls_left(runner, out, options.keep_provider_errors):
+            _preflight_without_writing(runner, services, out)
         run = _LiveExecution(runner, out, services, options.concurrency, on_record, progress)
+        run.retry_provider_errors = not options.keep_provider_errors
         with gc_tuned():
             _wait_forwarding_interrupts(run)
     finally:
@@ -123,7 +140,54 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
     return LiveRunSummary(runner.run_id, out, run.total, run.already_done, run.written,
                           time.perf_counter() - started, stopped=run.stopped,
                           message=run.message, spent=services.budget.spent,
-                          stats=services.stats.snapshot())
+                          stats=services.stats.snapshot(), provider_errors=run.provider_errors,
+                          structured_output=dict(services.structured_output))
+
+
+def _calls_left(runner: MatrixRunner, out: Path, keep_provider_errors: bool) -> bool:
+    """Whether this invocation has records to run (a finished run needs no preflight)."""
+    if not (out / STORE_FILE).is_file():
+        return True
+    with RunStore(out, create=False) as store:
+        done = store.count()
+        retry = not keep_provider_errors and store.provider_error_count() > 0
+    return retry or done < sum(1 for _ in cells(runner.config, runner.corpus))
+
+
+def _preflight_without_writing(runner: MatrixRunner, services: LiveServices,
+                               out: Path) -> None:
+    """Run the preflight before anything is written: a new run's spend file waits for the
+    run directory (the calls are counted in memory and written with the first record)."""
+    budget = services.budget
+    ledger = budget.ledger
+    if not out.is_dir():
+        budget.ledger = None
+    try:
+        live_loop.run(_preflight(runner, services))
+    except BudgetExhausted:
+        pass  # nothing left to spend: the run itself stops at once, resumably
+    finally:
+        budget.ledger = ledger
+
+
+async def _preflight(runner: MatrixRunner, services: LiveServices) -> None:
+    """One request per chat model before the first record (simulator/readers/chat_probe.py).
+
+    A reader fixes its structured-output method (a resumed run reuses the recorded one);
+    a tool-calling agent answers through tools, so its models are only checked to answer.
+    """
+    from simulator.readers.chat import ChatReader
+    from simulator.readers.chat_output import OutputMethod
+    from simulator.readers.chat_probe import preflight
+
+    for reader in runner.readers.values():
+        if not isinstance(reader, ChatReader):
+            continue
+        if runner.agent.kind == "tool_calling":
+            await preflight(reader, "json_prompt")
+        else:
+            recorded = services.structured_output.get(reader.name)
+            await reader.preflight(cast(OutputMethod | None, recorded))
 
 
 class _LiveExecution:
@@ -140,6 +204,9 @@ class _LiveExecution:
         self.fatal: BaseException | None = None
         self._running: dict[asyncio.Task[RunRecord], Cell] = {}
         self._buffer: list[RunRecord] = []
+        self.retry_provider_errors = True
+        self.provider_errors = 0
+        self._retrying: set[str] = set()
 
     @property
     def halted(self) -> bool:
@@ -161,8 +228,12 @@ class _LiveExecution:
     async def execute(self) -> None:
         with RunStore(self.out) as store:
             check_or_write_manifest(store, self.runner.config, self.runner.corpus,
-                                    self.runner.run_id, self.runner.template_versions)
+                                    self.runner.run_id, self.runner.template_versions,
+                                    self.services.structured_output)
             done = store.keys()
+            if self.retry_provider_errors:
+                self._retrying = store.provider_error_keys()
+                done -= self._retrying
             todo = [c for c in cells(self.runner.config, self.runner.corpus)
                     if c.key.as_str() not in done]
             self.total, self.already_done = len(todo) + len(done), len(done)
@@ -174,6 +245,7 @@ class _LiveExecution:
                     task.cancel()
                 self._flush(store)
                 bar.close()
+            self.provider_errors = store.provider_error_count()
         if self.fatal is not None:
             raise self.fatal
         if self.stopped is not None:
@@ -220,7 +292,7 @@ class _LiveExecution:
 
     def _flush(self, store: RunStore) -> None:
         if self._buffer:
-            self.written += store.add(self._buffer)
+            self.written += store.add(self._buffer, replacing=self._retrying)
             self._buffer.clear()
         save_spend(self.out, self.services.budget.spent)
 

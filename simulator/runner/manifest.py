@@ -11,7 +11,7 @@ from typing import Any
 from simulator.corpus import Corpus
 from simulator.errors import UsageError
 from simulator.runner.config import RunConfig
-from simulator.runner.store import RunStore
+from simulator.runner.store import STORE_FILE, RunStore
 
 TRACKED_PACKAGES = ("layerrag", "langchain", "langchain-core", "langgraph", "scikit-learn",
                     "pydantic", "numpy", "openai", "anthropic", "google-genai")
@@ -41,8 +41,12 @@ def git_revision() -> str | None:
 
 
 def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
-                   prompt_template_hashes: dict[str, str] | None = None) -> dict[str, Any]:
-    return {
+                   prompt_template_hashes: dict[str, str] | None = None,
+                   structured_output: dict[str, str] | None = None) -> dict[str, Any]:
+    """The manifest; ``structured_output`` (live readers: the method each model answers
+    through, as the run's preflight fixed it) is written only when there is one."""
+    extra = {"structured_output": structured_output} if structured_output else {}
+    return {**extra,
         "run_id": run_id,
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "corpus": corpus.name,
@@ -55,14 +59,17 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
 
 
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
-                            run_id: str, templates: dict[str, str]) -> dict[str, Any]:
+                            run_id: str, templates: dict[str, str],
+                            structured_output: dict[str, str] | None = None
+                            ) -> dict[str, Any]:
     """Write the manifest of a new run, or check that a resumed run has the same one.
 
     The manifest is built first (``git rev-parse`` and all), then claimed in one store
     transaction that takes the write lock before it reads: two runs started together on
     one directory cannot both find it empty, so exactly one of them proceeds.
     """
-    existing = store.claim(build_manifest(config, corpus, run_id, templates))
+    existing = store.claim(build_manifest(config, corpus, run_id, templates,
+                                          structured_output))
     if existing.get("run_id") != run_id:
         theirs = existing.get("config")
         theirs = theirs if isinstance(theirs, dict) else {}
@@ -73,4 +80,21 @@ def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
             f"{store.run_dir} holds run {existing.get('run_id')} with a different configuration "
             f"({what} differ); use another --out or the same options to resume"
         )
+    if structured_output and existing.get("structured_output") != structured_output:
+        # a run from before methods were recorded, or a model whose method was not yet
+        # fixed: record what this invocation uses (a recorded method is reused, not changed)
+        existing = {**existing, "structured_output": {
+            **structured_output, **(existing.get("structured_output") or {})}}
+        store.write_manifest(existing)
     return existing
+
+
+def recorded_structured_output(run_dir: Path) -> dict[str, str]:
+    """The structured-output methods a run directory's manifest records (none when there
+    is no run there yet)."""
+    if not (Path(run_dir) / STORE_FILE).is_file():
+        return {}
+    with RunStore(run_dir, create=False) as store:
+        manifest = store.manifest() or {}
+    methods = manifest.get("structured_output")
+    return dict(methods) if isinstance(methods, dict) else {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,14 +166,35 @@ class RunStore:
     def keys(self) -> set[str]:
         return {k for (k,) in self._db.execute("SELECT key FROM records")}
 
-    def add(self, records: Iterable[RunRecord]) -> int:
-        """Insert records in one transaction; already-present keys are skipped."""
+    def add(self, records: Iterable[RunRecord], *, replacing: Collection[str] = ()) -> int:
+        """Insert records in one transaction; already-present keys are skipped, except
+        those in ``replacing`` (records being retried), whose stored row is replaced."""
         rows = [(r.key.as_str(), r.model, r.scenario, r.contract_mode, r.arm, r.task_row,
                  r.model_dump_json()) for r in self._own(records)]
         with self._db:
+            if replacing:
+                self._db.executemany("DELETE FROM records WHERE key=?",
+                                     [(row[0],) for row in rows if row[0] in replacing])
             cur = self._db.executemany(
                 "INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         return cur.rowcount
+
+    def provider_error_keys(self) -> set[str]:
+        """Records to retry: those stored as provider errors, and every record that sent
+        the same prompt to the same model (its pair, e.g. strict and repair), so a retry
+        gives the pair one shared outcome again."""
+        rows = self._db.execute(
+            "SELECT key, model, json_extract(data, '$.prompt_hash'), "
+            "json_extract(data, '$.provider_error') FROM records").fetchall()
+        failed = {(model, prompt) for _, model, prompt, error in rows if error}
+        return {key for key, model, prompt, error in rows
+                if error or (prompt is not None and (model, prompt) in failed)}
+
+    def provider_error_count(self) -> int:
+        """How many stored records are provider errors."""
+        return int(self._db.execute(
+            "SELECT COUNT(*) FROM records WHERE json_extract(data, '$.provider_error')"
+        ).fetchone()[0])
 
     def records(self) -> Iterator[RunRecord]:
         """Every record, in a stable order (model, scenario, mode, arm, task row)."""

@@ -29,6 +29,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from simulator.agents.tool_model import DeterministicToolCallingModel
+from simulator.answers.extract import stop_words
 from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.chat_output import ANSWER_TOOL
 from simulator.readers.deterministic import DeterministicReader
@@ -55,9 +56,11 @@ class Status:
 
 @dataclass(frozen=True)
 class Malformed:
-    """A 200 whose answer is not the contract: invalid JSON, or valid JSON off-schema."""
+    """A 200 whose answer is not the contract: invalid JSON, or valid JSON off-schema;
+    ``finish_reason="length"`` makes it a reply cut off at the output token limit."""
 
     content: str = "The answer is 30 days."
+    finish_reason: str = "stop"
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,33 @@ class BrokenBody:
     """A 200 whose HTTP body is truncated JSON (a broken proxy or server)."""
 
 
-Step = Answer | Status | Malformed | BrokenBody
+@dataclass(frozen=True)
+class Raw:
+    """A 200 with any body at all: an HTML page, JSON without ``choices``, ..."""
+
+    body: bytes
+    content_type: str = "application/json"
+
+
+HTML_PAGE = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+NO_CHOICES = b'{"id": "x", "object": "chat.completion", "error": "upstream timed out"}'
+EMPTY_CHOICES = b'{"id": "x", "object": "chat.completion", "created": 0, "choices": []}'
+
+Step = Answer | Status | Malformed | BrokenBody | Raw
+EMULATIONS = ("llama.cpp", "vllm", "ollama")
+"""Structured-output behaviours of local servers (``FakeProvider(emulate=...)``):
+
+- ``llama.cpp`` (llama-cpp-python's ``llama_cpp.server``): ``response_format`` type
+  ``json_schema`` gets HTTP 500 "Input should be 'text' or 'json_object'"; ``json_object``
+  with a schema is honoured;
+- ``vllm``: every ``response_format`` is honoured (guided decoding);
+- ``ollama``: an Ollama without structured outputs: ``response_format`` is ignored and the
+  model wraps its JSON in prose and a fenced block.
+"""
+LLAMA_CPP_500 = ("1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
+                 "  Input should be 'text' or 'json_object' [type=literal_error, "
+                 "input_value='json_schema', input_type=str]")
+PREFLIGHT_MARK = "preflight marker"
 FIXED_ANSWER = {"answer": "30 days", "citations": ["doc-1"], "abstain": False, "reason": None}
 
 
@@ -85,6 +114,11 @@ class Request:
         if isinstance(content, list):
             return "".join(block.get("text", "") for block in content)
         return str(content)
+
+    @property
+    def is_preflight(self) -> bool:
+        """The run's preflight request (simulator/readers/chat_probe.py), not a record's."""
+        return PREFLIGHT_MARK in self.prompt
 
     @property
     def uses_tools(self) -> bool:
@@ -150,7 +184,11 @@ class FakeProvider:
     """Start with ``with FakeProvider() as fake:``; ``fake.url`` is its base URL."""
 
     def __init__(self, *, latency: float = 0.0, reject_json_schema: bool = False,
-                 handler: Callable[[Request], Step | None] | None = None) -> None:
+                 handler: Callable[[Request], Step | None] | None = None,
+                 emulate: str | None = None) -> None:
+        if emulate is not None and emulate not in EMULATIONS:
+            raise ValueError(f"emulate one of {EMULATIONS}, not {emulate!r}")
+        self.emulate = emulate
         self.latency = latency
         self.reject_json_schema = reject_json_schema
         self.handler = handler
@@ -176,6 +214,11 @@ class FakeProvider:
         with self._lock:
             self.active -= 1
 
+    @property
+    def calls(self) -> list[Request]:
+        """The requests records made (every request but the preflight)."""
+        return [r for r in self.requests if not r.is_preflight]
+
     def next_step(self, request: Request) -> Step:
         with self._lock:
             self.requests.append(request)
@@ -190,6 +233,8 @@ class FakeProvider:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
     def start(self) -> FakeProvider:
+        stop_words()  # the extractive reader's lazy import costs seconds on a busy machine:
+        # paid here, not inside the first request, where it would count against a timeout
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.fake = self  # type: ignore[attr-defined]
         threading.Thread(target=self._server.serve_forever, daemon=True,
@@ -245,6 +290,11 @@ class _Handler(BaseHTTPRequestHandler):
         fmt = (body.get("response_format") or {}).get("type")
         if fake.reject_json_schema and fmt == "json_schema":
             step = Status(400, message="response_format type json_schema is not supported")
+        if fake.emulate == "llama.cpp" and fmt == "json_schema":
+            step = Status(500, message=LLAMA_CPP_500)
+        if fake.emulate == "ollama" and isinstance(step, Answer) and not request.is_agent:
+            value = step.value if step.value is not None else extractive_answer(request)
+            step = Malformed(f"Sure! Here is the answer:\n```json\n{json.dumps(value)}\n```")
         if isinstance(step, Answer) and request.is_agent and step.value is None:
             time.sleep(step.delay)
             self._send(200, _agent_body(request, agent_turn(request), step.usage))
@@ -253,19 +303,23 @@ class _Handler(BaseHTTPRequestHandler):
             value = step.value if step.value is not None else extractive_answer(request)
             self._send(200, _answer_body(request, json.dumps(value), value, step.usage))
         elif isinstance(step, Malformed):
-            self._send(200, _answer_body(request, step.content, None, (100, 20)))
+            self._send(200, _answer_body(request, step.content, None, (100, 20),
+                                         step.finish_reason))
         elif isinstance(step, BrokenBody):
             self._send(200, b'{"id": "x", "choices": [{"mess')
+        elif isinstance(step, Raw):
+            self._send(200, step.body, content_type=step.content_type)
         else:
             headers = {k: v for k, v in (("retry-after", step.retry_after),
                                          ("retry-after-ms", step.retry_after_ms)) if v}
             self._send(step.code, _error_body(protocol, step), headers)
 
     def _send(self, code: int, body: dict[str, Any] | bytes,
-              headers: dict[str, str] | None = None) -> None:
+              headers: dict[str, str] | None = None,
+              content_type: str = "application/json") -> None:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(code)
-        self.send_header("content-type", "application/json")
+        self.send_header("content-type", content_type)
         self.send_header("content-length", str(len(data)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
@@ -274,7 +328,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _answer_body(request: Request, text: str, value: dict[str, Any] | None,
-                 usage: tuple[int, int]) -> dict[str, Any]:
+                 usage: tuple[int, int], finish_reason: str = "stop") -> dict[str, Any]:
     """A protocol-shaped success: a tool call when tools were offered, else text."""
     as_tool = request.uses_tools and value is not None
     if request.protocol == "openai":
@@ -285,7 +339,7 @@ def _answer_body(request: Request, text: str, value: dict[str, Any] | None,
                 "function": {"name": ANSWER_TOOL, "arguments": text}}]}
         return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
                 "model": request.body["model"],
-                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
                 "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
                           "total_tokens": sum(usage)}}
     if request.protocol == "anthropic":
@@ -330,9 +384,11 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
     parser.add_argument("--fixed-answer", action="store_true",
                         help="answer every request with one canned answer (cheapest)")
+    parser.add_argument("--emulate", choices=EMULATIONS, default=None,
+                        help="answer structured-output requests as this server does")
     args = parser.parse_args()
     handler = (lambda request: Answer(FIXED_ANSWER)) if args.fixed_answer else None
-    with FakeProvider(latency=args.latency, handler=handler) as fake:
+    with FakeProvider(latency=args.latency, handler=handler, emulate=args.emulate) as fake:
         print(fake.url, flush=True)
         sys.stdin.read()
 

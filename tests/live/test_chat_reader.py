@@ -115,11 +115,16 @@ def test_an_abstention_is_a_structured_non_answer_with_its_reason(
     assert not result.reader_error
 
 
-def test_a_broken_http_body_is_a_provider_error(
+def test_a_broken_http_body_is_retried_and_one_that_stays_broken_is_a_provider_error(
         fake: FakeProvider, services: LiveServices, canary_keys: dict) -> None:
     fake.script(BrokenBody())
-    result = _reader("openai", fake, services).read(ITEM)
-    assert result.provider_error and len(fake.requests) == 1
+    assert not _reader("openai", fake, services).read(ITEM).provider_error
+    assert len(fake.requests) == 2
+    fake.script(BrokenBody(), BrokenBody(), BrokenBody())
+    result = _reader("openai", fake, services).read(ITEM.model_copy(update={"notes": ()}))
+    assert result.provider_error and len(fake.requests) == 5
+    assert result.answer.reason == ("provider error: unusable response (not_json): the body "
+                                    "is not JSON (an HTML page or a cut-off body)")
 
 
 def test_a_server_refusing_json_schema_is_asked_again_with_json_object_once(
@@ -255,11 +260,15 @@ def test_provider_errors_are_not_recorded_so_a_later_run_tries_again(
     from simulator.live.cache import CallCache
 
     services.cache = CallCache(tmp_path / "calls.sqlite")
-    reader = _reader("openai", fake, services)
     fake.script(Status(500), Status(500), Status(500))
+    reader = _reader("openai", fake, services)
     assert reader.read(ITEM).provider_error
-    assert not reader.read(ITEM).provider_error
-    assert len(fake.requests) == 4 and len(services.cache) == 1
+    assert reader.read(ITEM).provider_error  # the same run shares the outcome, no request
+    assert len(fake.requests) == 3 and len(services.cache) == 0
+    later_run = LiveServices(retry=services.retry, timeout_s=services.timeout_s,
+                             cache=CallCache(tmp_path / "calls.sqlite"))
+    assert not _reader("openai", fake, later_run).read(ITEM).provider_error
+    assert len(fake.requests) == 4 and len(later_run.cache or []) == 1
 
 
 def test_reader_failures_are_recorded_answers_and_replay_as_such(

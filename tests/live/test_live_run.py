@@ -75,6 +75,8 @@ def test_scripted_faults_are_survived_with_at_most_three_attempts_per_call(
     seen: Counter[str] = Counter()
 
     def script(request: Request) -> Status | Malformed | Answer | None:
+        if request.is_preflight:
+            return None
         row = rows[request.prompt.split("\n", 1)[0].removeprefix("Question: ")]
         seen[request.prompt] += 1
         first = seen[request.prompt] == 1
@@ -112,7 +114,8 @@ def test_a_spent_call_budget_stops_cleanly_and_a_larger_one_resumes_without_repe
                             progress=False, sleep=sleeps.append)
     assert first.stopped == "budget" and first.exit_code == 3
     assert "call budget spent (5 of 5 calls)" in first.message and "resume" in first.message
-    assert first.written == 5 and len(fake.requests) == 5 and load_spend(out).calls == 5
+    # the preflight is a request too, and counted
+    assert first.written == 4 and len(fake.requests) == 5 and load_spend(out).calls == 5
 
     again = run_live_matrix(config, out, options=options.model_copy(update={"max_calls": 5}),
                             progress=False, sleep=sleeps.append)
@@ -121,8 +124,12 @@ def test_a_spent_call_budget_stops_cleanly_and_a_larger_one_resumes_without_repe
     done = records(out)
     last = run_live_matrix(config, out, options=options.model_copy(update={"max_calls": 100}),
                            progress=False, sleep=sleeps.append)
-    assert last.stopped is None and last.written == last.total - 5
-    assert len(fake.requests) == last.total  # one call per record, none repeated
+    assert last.stopped is None and last.written == last.total - 4
+    # one call per record, none repeated; with the cache off, a record whose prompt was
+    # already sent in the same invocation (its strict/repair pair) shares that call
+    assert len(fake.calls) == 4 + last.stats["requests"]
+    assert last.stats["requests"] + last.stats.get("shared", 0) == last.written
+    assert len(fake.requests) - len(fake.calls) == 2  # a preflight per invocation that sent
     assert all(records(out)[k] == r for k, r in done.items())
 
 
@@ -152,11 +159,13 @@ def test_ctrl_c_finishes_in_flight_records_and_leaves_a_resumable_store(
                                 sleep=sleeps.append, on_record=interrupt_after_three)
         assert first.stopped == "interrupted" and first.exit_code == 130
         assert 3 <= first.written < first.total
-        assert len(fake.requests) == first.written  # every started call was finished and kept
+        # every started call was finished and kept (a record may share its pair's call)
+        assert len(fake.calls) == first.stats["requests"]
+        assert first.stats["requests"] + first.stats.get("shared", 0) == first.written
         rest = run_live_matrix(config, out, options=options, progress=False,
                                sleep=sleeps.append)
     assert rest.stopped is None and rest.written == first.total - first.written
-    assert len(fake.requests) == first.total
+    assert len(fake.calls) == first.stats["requests"] + rest.stats["requests"]
 
 
 def test_a_second_ctrl_c_abandons_in_flight_calls(
@@ -183,12 +192,12 @@ def test_replay_rebuilds_a_run_in_a_new_directory_with_zero_requests(
     config, options = live_config(fake), live_options(tmp_path)
     recorded = run_live_matrix(config, tmp_path / "first", options=options, progress=False,
                                sleep=sleeps.append)
-    sent = len(fake.requests)
+    sent = len(fake.calls)
     monkeypatch.delenv("OPENAI_API_KEY")
     replayed = run_live_matrix(config, tmp_path / "again",
                                options=options.model_copy(update={"replay": True}),
                                progress=False, sleep=sleeps.append)
-    assert len(fake.requests) == sent == recorded.stats["requests"]
+    assert len(fake.calls) == sent == recorded.stats["requests"]
     assert replayed.stats.get("requests", 0) == 0 and replayed.spent.calls == 0
     first, again = records(tmp_path / "first"), records(tmp_path / "again")
     assert {k: scored(r) for k, r in again.items()} == {k: scored(r) for k, r in first.items()}

@@ -154,6 +154,6 @@ def test_the_rpm_option_gives_a_live_run_one_limiter_that_every_request_takes(
                  "0", "--no-progress", "--scenarios", "clean", "--modes", "strict",
                  "--cache", "off", "--concurrency", "4", "--format", "none",
                  "--rpm", "6000"])
-    assert code == 0 and len(fake.requests) == 12
-    assert [(rpm, len(limiter.grants)) for rpm, limiter in built] == [(6000.0, 12)]
+    assert code == 0 and len(fake.calls) == 12 and len(fake.requests) == 13  # + preflight
+    assert [(rpm, len(limiter.grants)) for rpm, limiter in built] == [(6000.0, 13)]
 

@@ -41,7 +41,7 @@ def test_the_instruction_text_reaches_every_prompt(
         tmp_path: Path, fake: FakeProvider, sleeps: list[float], canary_keys: dict,
         priority: str) -> None:
     _run(fake, tmp_path, priority, sleeps)
-    prompts = [r.prompt for r in fake.requests]
+    prompts = [r.prompt for r in fake.calls]
     other = "soft" if priority == "strict" else "strict"
     assert prompts and all(SOURCE_PRIORITY_INSTRUCTIONS[priority] in p for p in prompts)
     assert not any(SOURCE_PRIORITY_INSTRUCTIONS[other] in p for p in prompts)
@@ -51,7 +51,7 @@ def test_without_the_option_no_prompt_carries_an_instruction(
         tmp_path: Path, fake: FakeProvider, sleeps: list[float], canary_keys: dict) -> None:
     _run(fake, tmp_path, None, sleeps)
     texts = SOURCE_PRIORITY_INSTRUCTIONS.values()
-    assert fake.requests and not any(t in r.prompt for r in fake.requests for t in texts)
+    assert fake.calls and not any(t in r.prompt for r in fake.calls for t in texts)
 
 
 def test_the_instruction_changes_the_run_id(fake: FakeProvider) -> None:
