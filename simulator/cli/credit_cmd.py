@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from simulator.cli.live_options import add_live_options
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option, build_config
@@ -63,14 +64,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         note="; with --run, the pipeline the run was made with")
     add_agent_option(parser)
     add_plugin_option(parser)
+    add_live_options(parser)
     parser.set_defaults(func=_credit)
 
 
-def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
-    """The records to judge and their pipeline: read from ``--run``, or run both arms."""
+def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str, int]:
+    """The records to judge, their pipeline and the exit code of running them: read from
+    ``--run``, or run both arms (live models with the live options). None for records when
+    a live run stopped before the end (its budget, Ctrl-C)."""
     from simulator.agent.pipelines import check_pipeline, pipeline_of
+    from simulator.cli.live_run import generation_for, run_records
     from simulator.errors import UsageError
-    from simulator.runner.matrix import run_matrix
     from simulator.runner.store import STORE_FILE, RunStore
     from simulator.vocabulary import DEFAULT_PIPELINE
 
@@ -87,19 +91,26 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any], str]:
         if args.pipeline not in (None, pipeline):
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
-        return records, pipeline
+        return records, pipeline, 0
+    generation = generation_for(args, (args.model,))
     config = build_config(models=(args.model,), scenarios=_scenarios_for(args.policy),
                           modes=(args.mode,),
                           arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
                           spec=str(args.spec) if args.spec else None, base_url=args.base_url,
-                          pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent)
+                          pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent,
+                          generation=generation)
     progress = False if args.no_progress else None
+
+    def run_and_read(run_dir: Path) -> tuple[list[Any] | None, str, int]:
+        ran = run_records(config, run_dir, args, progress=progress)
+        if not ran.complete:
+            return None, config.pipeline, ran.exit_code
+        return (*read(run_dir), ran.exit_code)
+
     if args.run is not None:
-        run_matrix(config, args.run, progress=progress)
-        return read(args.run)
+        return run_and_read(args.run)
     with tempfile.TemporaryDirectory(prefix="layerrag-credit-") as tmp:
-        run_matrix(config, Path(tmp), progress=progress)
-        return read(Path(tmp))
+        return run_and_read(Path(tmp))
 
 
 def _scenarios_for(policy: str) -> tuple[str, ...]:
@@ -135,7 +146,9 @@ def _credit(args: argparse.Namespace) -> int:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
     if args.bootstrap_seed < 0:
         raise UsageError(f"--bootstrap-seed must be 0 or more, got {args.bootstrap_seed}")
-    records, pipeline = _records(args, arm)
+    records, pipeline, exit_code = _records(args, arm)
+    if records is None:  # a live run stopped: re-run the command (with --run) to resume
+        return exit_code
     credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline,
                           contract_mode=args.mode, replicates=args.replicates,
                           seed=args.bootstrap_seed, pipeline=pipeline,
@@ -144,4 +157,4 @@ def _credit(args: argparse.Namespace) -> int:
         print(json.dumps(credit.as_json(), indent=2))
     else:
         sys.stdout.write(credit_markdown(credit))
-    return 0
+    return exit_code

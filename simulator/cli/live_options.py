@@ -1,4 +1,6 @@
-"""Command-line options for live runs, shared by ``layerrag run`` and presets built on it.
+"""Command-line options for live runs: one group for every command that runs records
+(``run``, ``study focused``, ``credit``; simulator/cli/live_run.py runs them). A new live
+option is one ``add(...)`` line here (and its name in ``_LIVE_DESTS``).
 
 Options that change answers (output tokens, temperature, structured-output method) become
 generation settings in the run config (and so the run id); the others become
@@ -71,6 +73,16 @@ _LIVE_DESTS = ("concurrency", "rpm", "max_calls", "max_tokens", "timeout", "atte
 def given_live_options(args: argparse.Namespace) -> list[str]:
     """The live options named on the command line, as flags (``--max-calls``)."""
     return ["--" + dest.replace("_", "-") for dest in _LIVE_DESTS if hasattr(args, dest)]
+
+
+def check_live_options_apply(args: argparse.Namespace, models: tuple[str, ...]) -> None:
+    """Refuse live options given for a run whose readers are all deterministic."""
+    from simulator.live.options import is_live
+
+    unused = given_live_options(args) if not is_live(models) else []
+    if unused:
+        raise UsageError(f"{unused[0]} applies to live models only; the deterministic reader "
+                         "makes no provider calls")
 
 
 def generation_from_args(args: argparse.Namespace) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.live_options import add_live_options
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
@@ -21,6 +22,8 @@ from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
 EXAMPLES = """examples:
   layerrag study focused --out runs/focused                  # deterministic reader
   layerrag study focused --out runs/focused-gpt --model openai:gpt-4o-mini
+  layerrag study focused --out runs/focused-local --model openai:MODEL \
+      --base-url http://127.0.0.1:8000/v1 --structured-output json_object --concurrency 2
   layerrag study focused --out runs/focused-open --pipeline open   # no built-in stops
   layerrag study arms runs/arms                              # after layerrag run --arms ...
 """
@@ -50,6 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_pipeline_option(focused)
     add_agent_option(focused)
     add_plugin_option(focused)
+    add_live_options(focused)
     focused.set_defaults(func=_focused)
 
     arms = studies.add_parser(
@@ -64,21 +68,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _focused(args: argparse.Namespace) -> int:
+    from simulator.cli.live_run import generation_for, run_records
+    from simulator.corpus import build_corpus
     from simulator.evaluation.render import study_markdown
-    from simulator.evaluation.study import run_focused_study
+    from simulator.evaluation.study import read_study, select_tasks, study_config
 
     check_output_dir(args.out, "--out")
-    study = run_focused_study(args.out, model=args.model, seed=args.seed,
-                              spec=str(args.spec) if args.spec else None,
-                              base_url=args.base_url, pipeline=args.pipeline,
-                              agent=args.agent, progress=False if args.no_progress else None)
+    spec = str(args.spec) if args.spec else None
+    generation = generation_for(args, (args.model,))
+    corpus = build_corpus(spec, args.seed)
+    rows = select_tasks(corpus, seed=args.seed)
+    config = study_config(rows, model=args.model, seed=args.seed, spec=spec,
+                          base_url=args.base_url, pipeline=args.pipeline, agent=args.agent,
+                          generation=generation)
+    ran = run_records(config, args.out, args, corpus=corpus,
+                      progress=False if args.no_progress else None)
+    if not ran.complete:  # stopped (budget, Ctrl-C): re-run the command to resume
+        return ran.exit_code
+    study = read_study(args.out, rows)
     if args.format == "json":
         body = study.model_dump(mode="json")
         body["controlled_is_safe"] = study.controlled_is_safe()
         print(json.dumps(body, indent=2))
     else:
         sys.stdout.write(study_markdown(study))
-    return 0
+    return ran.exit_code
 
 
 def _arms(args: argparse.Namespace) -> int:

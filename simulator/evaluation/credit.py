@@ -79,6 +79,10 @@ class ScenarioChange(BaseModel):
     (``disclosure_correct`` for conflict_disclosure), measured off target too: a policy
     that changes what answers say must not say it where it does not belong."""
     claimed_metric: str | None = None
+    provider_errors: int = 0
+    """Records of both arms here whose call failed: in the pairs, neither S nor safe."""
+    reader_errors: int = 0
+    """Records of both arms here whose output was unparseable: neither S nor safe."""
 
     def effect(self, metric: str) -> Effect:
         if metric == "S":
@@ -154,6 +158,8 @@ class LayerCredit(BaseModel):
             "verdict": self.verdict, "reason": self.reason,
             "arm": self.arm, "baseline": self.baseline, "contract_mode": self.contract_mode,
             "pipeline": self.pipeline, "agent": self.agent,
+            "provider_errors": {c.scenario: c.provider_errors for c in self.scenarios},
+            "reader_errors": {c.scenario: c.reader_errors for c in self.scenarios},
         }
 
 
@@ -211,7 +217,11 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
                        **{m: change(by_arm[arm][s], by_arm[baseline][s], m) for m in METRICS},
                        claimed_metric=metric if own else None,
                        claimed=change(by_arm[arm][s], by_arm[baseline][s], metric)
-                       if own else None)
+                       if own else None,
+                       provider_errors=sum(getattr(r, "provider_error", False) for r in
+                                           (*by_arm[arm][s], *by_arm[baseline][s])),
+                       reader_errors=sum(getattr(r, "reader_error", False) for r in
+                                         (*by_arm[arm][s], *by_arm[baseline][s])))
         for s in scenarios)
     pooled = change([r for s in targets for r in by_arm[arm][s]],
                     [r for s in targets for r in by_arm[baseline][s]], metric)

@@ -83,11 +83,14 @@ class FocusedStudy(BaseModel):
 
 def study_config(task_rows: Sequence[int], *, model: str = "deterministic", seed: int = 0,
                  spec: str | None = None, base_url: str | None = None,
-                 pipeline: str = DEFAULT_PIPELINE, agent: str = DEFAULT_AGENT) -> RunConfig:
-    """The run configuration of the focused study on ``task_rows``."""
+                 pipeline: str = DEFAULT_PIPELINE, agent: str = DEFAULT_AGENT,
+                 generation: dict[str, Any] | None = None) -> RunConfig:
+    """The run configuration of the focused study on ``task_rows`` (``generation``: a live
+    model's settings, e.g. its structured-output method; part of the run id)."""
     return RunConfig(models=(model,), scenarios=SCENARIO_NAMES, modes=(STUDY_MODE,),
                      arms=STUDY_ARMS, task_rows=tuple(task_rows), seed=seed, spec=spec,
-                     base_url=base_url, pipeline=pipeline, agent=agent)
+                     base_url=base_url, pipeline=pipeline, agent=agent,
+                     generation=generation or {})
 
 
 def select_tasks(corpus: Corpus, *, seed: int = 0) -> tuple[int, ...]:

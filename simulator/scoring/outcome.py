@@ -95,4 +95,4 @@ def errored(row: Any) -> bool:
     answer, so counted as neither answered, abstained nor safe in any table, whatever the
     row's own flags say (archives written before simulator.scoring.verdict marked a failed
     call's stand-in answer as an abstention)."""
-    return bool(row.provider_error or getattr(row, "reader_error", False))
+    return bool(getattr(row, "provider_error", False) or getattr(row, "reader_error", False))

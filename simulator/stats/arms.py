@@ -124,6 +124,6 @@ def arm_table(rows: Sequence[Any], *, baseline: str = "uncontrolled") -> list[Ar
                     wrong_answers=sum(not r.abstained and not r.S and not errored(r)
                                       for r in cell),
                     incorrect_interventions=wrong_calls[(arm, scenario, mode)],
-                    provider_errors=sum(r.provider_error for r in cell),
+                    provider_errors=sum(getattr(r, "provider_error", False) for r in cell),
                     reader_errors=sum(getattr(r, "reader_error", False) for r in cell)))
     return cells

@@ -1,0 +1,65 @@
+"""Run the records of a command that runs records (``study focused``, ``credit``), live or
+deterministic, with the command line's live options.
+
+``layerrag run`` and the presets built on it take one option group
+(:func:`simulator.cli.live_options.add_live_options`); this module turns it into a run: the
+deterministic matrix runner when every reader is local, else the live runner with the
+options, its one-line summary on stderr, and its exit code (a budget stop, provider errors:
+simulator/runner/live.py), so a preset never reports a live run differently from ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from simulator.cli.live_options import (
+    check_live_options_apply,
+    generation_from_args,
+    live_options_from_args,
+)
+from simulator.live.options import is_live
+
+if TYPE_CHECKING:
+    from simulator.corpus import Corpus
+    from simulator.runner.config import RunConfig
+
+
+class RecordsRun(NamedTuple):
+    """How a run of records ended: its exit code, and whether every record is stored."""
+
+    exit_code: int
+    complete: bool
+
+
+def generation_for(args: argparse.Namespace, models: tuple[str, ...]) -> dict[str, object]:
+    """The generation settings for ``models`` (part of the run id; empty when none is
+    live), after refusing live options given for a deterministic reader."""
+    check_live_options_apply(args, models)
+    return generation_from_args(args) if is_live(models) else {}
+
+
+def run_records(config: RunConfig, out: Path, args: argparse.Namespace, *,
+                progress: bool | None, corpus: Corpus | None = None) -> RecordsRun:
+    """Run (or resume) ``config`` into ``out``; live runs get the command line's options."""
+    if not is_live(config.models):
+        from simulator.runner.matrix import run_matrix
+
+        run_matrix(config, out, progress=progress, corpus=corpus)
+        return RecordsRun(0, True)
+    from simulator.runner.live import run_live_matrix
+
+    summary = run_live_matrix(config, out, options=live_options_from_args(args),
+                              progress=progress, corpus=corpus)
+    stats, spent = summary.stats, summary.spent
+    print(f"{summary.run_id}: {summary.written} records written, {summary.already_done} "
+          f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
+          f"{summary.run_dir}; {stats.get('requests', 0)} requests, "
+          f"{stats.get('cache_hits', 0)} cache hits, {stats.get('provider_errors', 0)} "
+          f"provider errors, {stats.get('reader_errors', 0)} reader errors; run total "
+          f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
+    if summary.stopped is not None:
+        print(f"stopped: {summary.message}", file=sys.stderr)
+    return RecordsRun(summary.exit_code, summary.stopped is None)
