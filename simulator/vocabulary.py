@@ -28,7 +28,8 @@ MitigationLayer = Literal["freshness", "contract", "completeness", "authorizatio
 MITIGATION_LAYERS: tuple[MitigationLayer, ...] = get_args(MitigationLayer)
 
 FailureLayer = Literal["contract", "retrieval", "freshness", "completeness", "authorization",
-                       "session", "evidence", "metadata", "reader", "abstained", "provider"]
+                       "session", "evidence", "metadata", "integrity", "reader", "abstained",
+                       "provider"]
 """The first layer that explains a strict failure (None when S holds), in diagnosis order
 of the report's failure-layer table."""
 FAILURE_LAYERS: tuple[FailureLayer, ...] = get_args(FailureLayer)

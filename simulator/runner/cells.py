@@ -245,21 +245,18 @@ class MatrixRunner:
             episode, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
             arm=cell.arm, latency_ms=latency_ms, agent=cell.agent,
+            registered={d: self.corpus.document(d).text for d in cell.labels.required_doc_ids},
         )
-        return self._misleading(cell, episode, record)
+        return self._misleading(cell, record)
 
-    def _misleading(self, cell: Cell, episode: Episode, record: RunRecord) -> RunRecord:
+    def _misleading(self, cell: Cell, record: RunRecord) -> RunRecord:
         """Add what misleading evidence needs: the run's source priority, and under a
         ``misleading_evidence`` fault whether the designated value was adopted."""
-        from simulator.runner.scoring import returned_texts
-        from simulator.scoring.misleading import misleading_outcome
+        from simulator.scoring.misleading import misled
 
         update: dict[str, Any] = {}
         if self.config.source_priority is not None:
             update["source_priority"] = self.config.source_priority
         if any(f.name == "misleading_evidence" for f in get_scenario(cell.scenario).faults):
-            served = returned_texts(episode)
-            registered = {d: self.corpus.document(d).text for d in cell.labels.required_doc_ids}
-            update.update(misleading_outcome(record, cell.labels, seed=self.config.seed,
-                                             served=served, registered=registered))
+            update["misled"] = misled(record, cell.labels, seed=self.config.seed)
         return record.model_copy(update=update) if update else record

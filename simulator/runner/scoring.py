@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from simulator.agent.state import Episode
 from simulator.agent.trace import Trace
 from simulator.corpus.model import Labels, Task
 from simulator.readers.base import AgentAnswer, ReaderResult, unknown_answer
 from simulator.runner.record import RunRecord
 from simulator.scoring.behaviour import behaviour_label
+from simulator.scoring.metrics import tampered_docs
 from simulator.scoring.verdict import judge
 from simulator.vocabulary import DEFAULT_AGENT
 
@@ -42,14 +45,19 @@ def returned_texts(state: Episode) -> dict[str, str]:
 
 def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
                  model: str, provider: str, scenario: str, contract_mode: str, arm: str,
-                 latency_ms: float, agent: str = DEFAULT_AGENT) -> RunRecord:
+                 latency_ms: float, agent: str = DEFAULT_AGENT,
+                 registered: Mapping[str, str] | None = None) -> RunRecord:
+    """The scored record of a finished episode. ``registered`` (the registry's text of the
+    required documents) lets the scorer see evidence served edited (misleading_evidence)."""
     answer: AgentAnswer = state["answer"] or unknown_answer("the episode ended without an answer")
     result: ReaderResult | None = state.get("reader_result")
     trace = trace_of(state, task)
-    outcome = judge(answer, trace, labels, task, returned_texts(state),
+    texts = returned_texts(state)
+    outcome = judge(answer, trace, labels, task, texts,
                     provider_error=bool(result and result.provider_error),
                     reader_error=bool(result and result.reader_error),
-                    marked_current=marked_current(state))
+                    marked_current=marked_current(state),
+                    tampered=tampered_docs(texts, registered or {}))
     if not (outcome.provider_error or outcome.reader_error):  # no response, no behaviour
         outcome = outcome.model_copy(update={"behaviour": behaviour_label(
             answer, task.question, task.answer_format, state.get("evidence", []),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from simulator.agent.trace import Trace
 from simulator.answers.normalize import matches_any
 from simulator.answers.schema import AgentAnswer
@@ -13,7 +15,8 @@ from simulator.vocabulary import FailureLayer
 def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Labels, *,
                   provider_error: bool = False, reader_error: bool = False,
                   live_snapshot: str = "live",
-                  marked_current: frozenset[str] = frozenset()) -> FailureLayer | None:
+                  marked_current: frozenset[str] = frozenset(),
+                  tampered: Collection[str] = ()) -> FailureLayer | None:
     """None when S holds; otherwise the earliest layer in the pipeline that failed.
 
     Order follows the data flow: provider, tool contract, completeness, authorization,
@@ -24,7 +27,8 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
     answer nor an abstention).
     ``marked_current`` holds the documents the payloads labelled current: reading a
     superseded document that the metadata called current is a metadata failure, reading
-    one honestly labelled superseded is an evidence-selection failure.
+    one honestly labelled superseded is an evidence-selection failure. An answer read from
+    a required document served with edited text (``tampered``) fails on ``integrity``.
     """
     if scores.S:
         return None
@@ -49,6 +53,8 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
         return "retrieval"
     if answer.abstained:
         return "abstained"
+    if set(tampered) & set(labels.required_doc_ids):
+        return "integrity"
     if matches_any(answer.answer, labels.superseded_answers, labels.answer_format):
         misled = any(c in labels.superseded_doc_ids and c in marked_current
                      for c in answer.citations)

@@ -7,7 +7,7 @@ possible. The answerability rule lives in :func:`answerable` and nowhere else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from simulator.agent.trace import Trace
 from simulator.answers.extract import extract_value
@@ -62,15 +62,23 @@ def grounded(answer: AgentAnswer, trace: Trace, task: Task, texts: Mapping[str, 
     return False
 
 
-def answerable(trace: Trace, labels: Labels) -> bool:
+def tampered_docs(served: Mapping[str, str], registered: Mapping[str, str]) -> frozenset[str]:
+    """Documents served with other text than the registry holds (misleading evidence)."""
+    return frozenset(d for d, text in registered.items() if served.get(d, text) != text)
+
+
+def answerable(trace: Trace, labels: Labels, tampered: Collection[str] = ()) -> bool:
     """The one answerability rule (DESIGN.md "Scoring").
 
     A record is answerable when the intact required evidence reached the agent: some tool
     call, valid after the contract step, answered for the caller's own session, was not
-    denied, and returned every required current document. It is decided before any policy
-    gate, so a control that discards good evidence cannot make its own abstention "safe".
+    denied, and returned every required current document, none of them with its text
+    edited (``tampered``: :func:`tampered_docs`). It is decided before any policy gate, so
+    a control that discards good evidence cannot make its own abstention "safe".
     """
     required = set(labels.required_doc_ids)
+    if required & set(tampered):
+        return False
     return any(
         call.valid and call.session_id == trace.caller_session_id
         and required <= set(call.doc_ids)
@@ -88,14 +96,14 @@ def groundedness_false_positive(grounded_: bool, s: bool) -> bool:
 
 
 def score(answer: AgentAnswer, trace: Trace, labels: Labels, task: Task,
-          texts: Mapping[str, str]) -> Scores:
-    """All per-record scores at once."""
+          texts: Mapping[str, str], tampered: Collection[str] = ()) -> Scores:
+    """All per-record scores at once (``tampered``: see :func:`answerable`)."""
     e = exact_match(answer, labels)
     r = required_retrieved(trace, labels)
     g = citations_grounded(answer, trace)
     v = schema_valid(trace)
     s = strict_success(e, r, g, v)
-    ans = answerable(trace, labels)
+    ans = answerable(trace, labels, tampered)
     return Scores(E=e, R=r, G=g, V=v, S=s, abstained=answer.abstained,
                   grounded=grounded(answer, trace, task, texts), answerable=ans,
                   safe_resolution=safe_resolution(ans, s, answer.abstained))

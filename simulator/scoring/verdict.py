@@ -12,7 +12,7 @@ safe numerator), and its failure layer is the error's own (``provider``, ``reade
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from simulator.agent.trace import Trace
 from simulator.answers.schema import AgentAnswer
@@ -25,11 +25,13 @@ from simulator.scoring.outcome import Outcome
 def judge(answer: AgentAnswer, trace: Trace, labels: Labels, task: Task,
           texts: Mapping[str, str], *, provider_error: bool = False,
           reader_error: bool = False,
-          marked_current: frozenset[str] = frozenset()) -> Outcome:
+          marked_current: frozenset[str] = frozenset(),
+          tampered: Collection[str] = ()) -> Outcome:
     """The outcome of one record. ``provider_error`` wins over ``reader_error`` (a failed
-    call produced no output to misread)."""
+    call produced no output to misread). ``tampered``: required documents served edited
+    (simulator.scoring.metrics.answerable)."""
     reader_error = reader_error and not provider_error
-    scores = score(answer, trace, labels, task, texts)
+    scores = score(answer, trace, labels, task, texts, tampered)
     if provider_error or reader_error:
         scores = scores.model_copy(update={"abstained": False, "safe_resolution": False})
     return Outcome(**scores.model_dump(), provider_error=provider_error,
@@ -37,4 +39,5 @@ def judge(answer: AgentAnswer, trace: Trace, labels: Labels, task: Task,
                    failure_layer=failure_layer(scores, answer, trace, labels,
                                                provider_error=provider_error,
                                                reader_error=reader_error,
-                                               marked_current=marked_current))
+                                               marked_current=marked_current,
+                                               tampered=tampered))

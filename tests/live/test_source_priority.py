@@ -76,3 +76,19 @@ def test_a_strict_and_a_soft_run_report_mr_by_position_and_instruction(
     text = render(report, "md")
     assert "Misleading evidence" in text and "strict − soft" in text
     assert "end − middle" in text
+
+
+def test_a_live_react_agent_gets_the_instruction_after_its_task(
+        tmp_path: Path, fake: FakeProvider, sleeps: list[float], canary_keys: dict) -> None:
+    config = RunConfig(models=("openai:m1",), spec=str(TINY_SPEC), base_url=fake.url,
+                       agent="react", scenarios=("clean", "misleading_end"), modes=("strict",),
+                       source_priority="soft")
+    options = LiveOptions(concurrency=4, timeout_s=2.0, retry=FAST_RETRY,
+                          cache=tmp_path / "calls.sqlite")
+    summary = run_live_matrix(config, tmp_path / "react", options=options, progress=False,
+                              sleep=sleeps.append)
+    assert summary.stopped is None and summary.written == summary.total
+    firsts = [next(m for m in r.body["messages"] if m["role"] == "user")["content"]
+              for r in fake.requests if r.is_agent]
+    assert firsts and all(str(f).endswith(SOURCE_PRIORITY_INSTRUCTIONS["soft"])
+                          for f in firsts)

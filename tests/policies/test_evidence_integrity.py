@@ -60,6 +60,16 @@ def test_the_tampered_records_are_not_answerable_and_an_abstention_is_safe(
 
 
 @pytest.mark.slow
+def test_an_answer_read_from_the_edited_document_fails_on_the_integrity_layer(
+        misleading_records: list[RunRecord]) -> None:
+    misled = [r for r in misleading_records if r.arm == "uncontrolled" and r.misled]
+    assert misled and all(r.failure_layer == "integrity" and not r.answerable
+                          and not r.safe_resolution for r in misled)
+    clean = [r for r in misleading_records if r.scenario == "clean"]
+    assert all(r.misled is None and r.failure_layer != "integrity" for r in clean)
+
+
+@pytest.mark.slow
 def test_credit_puts_evidence_integrity_on_its_layer_with_no_off_target_change(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["credit", "--policy", "evidence_integrity", "--json", "--no-progress",
