@@ -228,19 +228,25 @@ class PolicyGateMiddleware(AgentMiddleware):
                 "status": "error"})
         override = next((d.evidence for d in reversed(decisions) if d.evidence is not None),
                         None)
-        if override is None:
+        told = tuple(f"{POLICY_PREFIX} {d.policy}: {d.instructions}" for d in decisions
+                     if d.instructions)
+        if override is None and not told:
             return message
-        recorder.evidence = tuple(override)
+        if override is not None:
+            recorder.evidence = tuple(override)
         return message.model_copy(update={
-            "content": _with_evidence(recorder.observations[-1], recorder.evidence)})
+            "content": _with_evidence(recorder.observations[-1], recorder.evidence, told)})
 
 
-def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...]) -> str:
+def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...],
+                   told: tuple[str, ...] = ()) -> str:
     """The last payload with its hits replaced by a policy's evidence (same documents,
-    the policy's order and metadata)."""
+    the policy's order and metadata), and what a policy tells the agent (conflict_disclosure's
+    guiding prompt) among its notes, prefixed ``layerrag policy NAME:`` as every message a
+    policy adds to the conversation is."""
     payload = seen.payload
     if payload is None:
-        return json.dumps({"hits": [e.model_dump() for e in evidence]})
+        return json.dumps({"hits": [e.model_dump() for e in evidence], "notes": list(told)})
     by_id = {h.doc_id: h for h in payload.hits}
     hits = []
     for e in evidence:
@@ -251,5 +257,6 @@ def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...]) -> str:
             k: v for k, v in (("status", e.status), ("effective_year", e.effective_year),
                               ("version", e.version), ("domain", e.domain)) if v is not None})
         hits.append(hit.model_copy(update={"metadata": meta}))
-    return payload.model_copy(update={"hits": tuple(hits)}).model_dump_json()
+    return payload.model_copy(update={"hits": tuple(hits),
+                                      "notes": (*payload.notes, *told)}).model_dump_json()
 

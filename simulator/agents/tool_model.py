@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from middleware.adapters.scripted_model import ToolBindingChatModel
 from simulator.agent.observation import SEARCH_TOOL, evidence_of
 from simulator.agents.answer import ANSWER_TOOL
+from simulator.agents.harness import POLICY_PREFIX
 from simulator.agents.prompt import parse_task_message
 from simulator.endpoints.payload import SearchPayload
 from simulator.readers.base import ReaderInput
@@ -119,13 +120,18 @@ def _submission(question: str, answer_format: str | None, payload: SearchPayload
         return _abstain("access to some of the relevant documents was denied")
     if answer_format is None:
         return _abstain("the task states no answer format")
+    # A policy's instructions ride in the notes, marked (simulator/agents/harness.py).
+    told = tuple(n for n in payload.notes if n.startswith(POLICY_PREFIX))
     item = ReaderInput(question=question, answer_format=answer_format,
-                       evidence=evidence_of(payload), notes=tuple(payload.notes))
+                       evidence=evidence_of(payload),
+                       notes=tuple(n for n in payload.notes if n not in told),
+                       instructions="\n".join(told))
     answer = DeterministicReader().read(item).answer
+    conflict = answer.conflict.model_dump()
     if answer.abstained:
-        return _abstain(answer.reason or "no answer")
+        return {**_abstain(answer.reason or "no answer"), "conflict": conflict}
     return {"answer": answer.answer, "citations": list(answer.citations), "abstain": False,
-            "reason": None}
+            "reason": None, "conflict": conflict}
 
 
 def _abstain(reason: str) -> dict[str, Any]:
