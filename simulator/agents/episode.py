@@ -95,6 +95,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
         payloads=[o.payload for o in observations], policy_steps=list(recorder.policy_steps),
         evidence=list(recorder.evidence),
         notes=list(observations[-1].notes) if observations else [],
+        instructions="",  # a policy's instructions reach the agent in the notes (harness.py)
         decision=recorder.policy_steps[-1].action if recorder.policy_steps else None,
         terminated=terminated, answer=answer,
         reader_result=(_model_result(answer, messages) if messages else
