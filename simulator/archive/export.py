@@ -76,6 +76,7 @@ def header_from_manifest(manifest: Mapping[str, Any],
         "fields": list(fields),
         "pipeline": pipeline_of(manifest),
         "agent": agent_of(manifest),
+        "structured_output": dict(sorted((manifest.get("structured_output") or {}).items())),
     }
     try:
         return ArchiveHeader.model_validate(raw)

@@ -146,3 +146,7 @@ class ArchiveHeader(BaseModel):
     paper's, so archives made before the option existed read and write unchanged."""
     agent: Identifier = DEFAULT_AGENT
     """The agent under test (simulator/agents/); written only when not the pipeline."""
+    structured_output: dict[Identifier, Literal["json_schema", "json_object", "tool",
+                                                "json_prompt"]] = {}
+    """Live chat reader -> the structured-output method its run used (the manifest's, found
+    by ``--structured-output auto``); written only when there is one."""

@@ -45,6 +45,7 @@ def _provenance(rows: Sequence[ArchiveRow], header: ArchiveHeader | None, replic
                           archive_version=header.archive_version, versions=header.versions,
                           prompt_template_hashes=header.prompt_template_hashes,
                           pipeline=header.pipeline, agent=header.agent, records=len(rows),
+                          structured_output=dict(header.structured_output),
                           replicates=replicates, seed=seed, bootstrap=bootstrap)
     run_ids = sorted({r.run_id for r in rows})
     return Provenance(run_id=",".join(run_ids), created=None, corpus_hash=None,

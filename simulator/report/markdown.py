@@ -263,6 +263,9 @@ def _provenance(report: Report, full: bool) -> list[str]:
     if p.pipeline == "open":
         lines.append("- pipeline: open (no built-in stop before a prompt: missing, rejected "
                      "and denied tool output reach the reader)")
+    if p.structured_output:
+        lines.append("- structured output: " + ", ".join(
+            f"{model} {method}" for model, method in p.structured_output.items()))
     if full and p.versions:
         lines.append("- versions: " + ", ".join(f"{k} {v}" for k, v in p.versions.items()))
     if full and p.prompt_template_hashes:

@@ -39,6 +39,8 @@ class Provenance(_Frozen):
     """``paper`` or ``open`` (simulator/agent/pipelines.py); None without a header."""
     agent: str = "pipeline"
     """The agent under test (simulator/agents/): the header's, else the rows'."""
+    structured_output: dict[str, str] = {}
+    """Live chat reader -> the structured-output method its run used (header's)."""
     records: int
     replicates: int
     seed: int

@@ -55,6 +55,8 @@ def test_auto_finds_the_method_the_server_accepts_and_records_it(
     assert code == 0 and live and not any(r.provider_error for r in live.values())
     assert manifest(tmp_path / "live")["structured_output"] == {"openai:m1": FOUND[server]}
     assert f"structured output: openai:m1 {FOUND[server]}" in err
+    assert main(["report", str(tmp_path / "live")]) == 0  # the report's header says it too
+    assert f"- structured output: openai:m1 {FOUND[server]}" in capsys.readouterr().out
     order = ["json_schema", "json_object", None]
     assert formats(preflights) == order[:order.index(
         None if FOUND[server] == "json_prompt" else FOUND[server]) + 1]
