@@ -26,8 +26,15 @@ from simulator.live import loop as live_loop
 from simulator.live.cache import RecordedCall, call_key
 from simulator.live.discipline import ProviderFailed, call_provider
 from simulator.live.errors import ReplayMiss
+from simulator.live.secrets import scrub
 from simulator.live.services import LiveServices, current_services
-from simulator.readers.base import ReaderInput, ReaderResult, readers, unknown_answer
+from simulator.readers.base import (
+    AgentAnswer,
+    ReaderInput,
+    ReaderResult,
+    readers,
+    unknown_answer,
+)
 from simulator.readers.chat_clients import (
     PROVIDERS,
     GenerationSettings,
@@ -161,7 +168,7 @@ class ChatReader:
                                 cost_usd=cost, latency_ms=_ms_since(started))
         if parsed.reader_error:
             svc.stats.add("reader_errors")
-        return ReaderResult(answer=parsed.answer, prompt_hash=prompt_hash,
+        return ReaderResult(answer=scrubbed(parsed.answer), prompt_hash=prompt_hash,
                             reader_error=parsed.reader_error, input_tokens=tokens_in,
                             output_tokens=tokens_out, cost_usd=cost,
                             latency_ms=_ms_since(started))
@@ -190,6 +197,18 @@ class ChatReader:
         if method not in self._bound:
             self._bound[method] = bind_output(self._chat_model, method)
         return self._bound[method]
+
+
+def scrubbed(answer: AgentAnswer) -> AgentAnswer:
+    """``answer`` with any known API key replaced by ``[key]``: a server or model that
+    echoes the key must not put it in a record (simulator/live/secrets.py)."""
+    fields = {"answer": answer.answer, "reason": answer.reason}
+    clean: dict[str, object] = {k: scrub(v) for k, v in fields.items()
+                                if v is not None and scrub(v) != v}
+    citations = tuple(scrub(c) for c in answer.citations)
+    if citations != answer.citations:
+        clean["citations"] = citations
+    return answer.model_copy(update=clean) if clean else answer
 
 
 TRUNCATED = "unusable response (truncated): cut off at the output token limit"

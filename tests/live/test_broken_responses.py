@@ -24,6 +24,7 @@ from tests.live.fake_provider import (
     EMPTY_CHOICES,
     HTML_PAGE,
     NO_CHOICES,
+    Answer,
     FakeProvider,
     Malformed,
     Raw,
@@ -137,3 +138,13 @@ def test_a_run_against_a_server_breaking_a_fifth_of_its_responses_completes_labe
              if CANARY.encode() in p.read_bytes()]
     assert leaks == []
     assert CANARY not in out and CANARY not in err and CANARY not in caplog.text
+
+
+def test_a_model_that_echoes_the_key_in_its_answer_stores_no_key(
+        fake: FakeProvider, services: LiveServices, canary_keys: dict) -> None:
+    fake.script(Answer({"answer": f"key {CANARY}", "citations": [CANARY, "doc-b2"],
+                        "abstain": False, "reason": f"I saw {CANARY}"}))
+    result = _reader(fake, services).read(ITEM)
+    assert CANARY not in result.model_dump_json()
+    assert result.answer.answer == "key [key]" and result.answer.citations == ("[key]",
+                                                                               "doc-b2")
