@@ -49,10 +49,13 @@ def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
 def measure(url: str, corpus: Corpus, concurrency: int, records: int, out: Path
             ) -> tuple[int, float, float]:
     """Records, overall rate and steady rate at one concurrency level."""
-    per_model = len(corpus.tasks) * 2  # clean x (strict, repair)
+    # clean x strict only: a run shares one call between records that send the same prompt
+    # (clean's strict and repair do), and every record here must make its own call
+    per_model = len(corpus.tasks)
     models = tuple(f"openai:bench-{i}" for i in range(math.ceil(records / per_model)))
-    tasks = min(len(corpus.tasks), math.ceil(records / (2 * len(models))))
-    config = RunConfig(models=models, scenarios=("clean",), tasks=tasks, base_url=url)
+    tasks = min(len(corpus.tasks), math.ceil(records / len(models)))
+    config = RunConfig(models=models, scenarios=("clean",), modes=("strict",), tasks=tasks,
+                       base_url=url)
     options = LiveOptions(concurrency=concurrency, cache=None)
     finished: list[float] = []
 

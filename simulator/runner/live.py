@@ -180,14 +180,16 @@ async def _preflight(runner: MatrixRunner, services: LiveServices) -> None:
     from simulator.readers.chat_output import OutputMethod
     from simulator.readers.chat_probe import preflight
 
-    for reader in runner.readers.values():
-        if not isinstance(reader, ChatReader):
-            continue
+    async def check(reader: ChatReader) -> None:
         if runner.agent.kind == "tool_calling":
             await preflight(reader, "json_prompt")
         else:
             recorded = services.structured_output.get(reader.name)
             await reader.preflight(cast(OutputMethod | None, recorded))
+
+    # every model at once: a run of many models waits one round trip, not one per model
+    await asyncio.gather(*(check(r) for r in runner.readers.values()
+                           if isinstance(r, ChatReader)))
 
 
 class _LiveExecution:
