@@ -111,6 +111,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="only the first N tasks in corpus order")
     parser.add_argument("--format", choices=("md", "csv", "json", "none"), default="md",
                         help="report printed at the end (default md)")
+    parser.add_argument("--full", action="store_true",
+                        help="print every table of the report at the end, not the concise "
+                             "default (layerrag report --full)")
     parser.add_argument("--retriever", default=DEFAULT_RETRIEVER, metavar="NAME",
                         help=f"registered retriever (default {DEFAULT_RETRIEVER}; "
                              "layerrag list retrievers)")
@@ -186,7 +189,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.format != "none":
         from simulator.cli.report_cmd import print_run_report
 
-        print_run_report(args.out, args.format)
+        print_run_report(args.out, args.format, full=args.full)
     return 0
 
 
@@ -225,7 +228,7 @@ def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None
     if args.format != "none":
         from simulator.cli.report_cmd import print_run_report
 
-        print_run_report(args.out, args.format)
+        print_run_report(args.out, args.format, full=args.full)
     if summary.provider_errors:
         print(f"{summary.provider_errors} records are provider errors (exit "
               f"{summary.exit_code}): re-run the same command to retry them; only their "

@@ -88,3 +88,17 @@ def test_report_and_recompute_take_full(tmp_path: Path,
     assert main(["archive", "recompute", str(ARCHIVE), "--replicates", "20"]) == 0
     concise = capsys.readouterr().out
     assert "## Failure layers" in full and "## Failure layers" not in concise
+
+
+def test_run_prints_the_concise_report_unless_asked_for_every_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import TINY_SPEC
+
+    argv = ["run", "--out", str(tmp_path / "run"), "--spec", str(TINY_SPEC), "--tasks", "2",
+            "--scenarios", "clean,schema_drift", "--no-progress"]
+    assert main(argv) == 0
+    concise = capsys.readouterr().out
+    assert main([*argv, "--full"]) == 0  # resumes: nothing re-run, the report printed again
+    full = capsys.readouterr().out
+    assert "## Strict success and safe resolution by scenario" in concise
+    assert "## Failure layers" not in concise and "## Failure layers" in full
