@@ -27,10 +27,10 @@ def test_the_default_report_is_one_table_per_arm_and_notes() -> None:
     assert len(concise.splitlines()) * 2 < len(full.splitlines())
 
 
-def test_the_committed_archive_reports_in_about_a_third_of_the_full_length() -> None:
+def test_the_committed_archive_reports_in_well_under_half_the_full_length() -> None:
     report = report_from_archive(ARCHIVE, replicates=50)
     concise = render(report, "md").splitlines()
-    assert len(concise) <= 40 < 100 < len(render(report, "md", full=True).splitlines())
+    assert len(concise) * 2 < len(render(report, "md", full=True).splitlines())
     summary = next(line for line in concise if line.startswith("| schema_drift |"))
     assert summary.split(" | ")[2:5] == ["0.000", "0.879", "+87.9"]  # S strict, repair, Δ
 
