@@ -1,12 +1,15 @@
 """The misleading-evidence part of a report: MR by position and instruction, and the paired
 contrasts (docs/misleading.md).
 
-It appears only when the rows hold ``misleading_*`` scenarios; its numbers come from
-:mod:`simulator.stats.misleading`, and it is rendered once, after the arms.
+It appears only when the rows hold ``misleading_*`` scenarios or were run with a
+source-priority instruction (then it says which, so a report always shows what its reader
+was told); its numbers come from :mod:`simulator.stats.misleading`, and it is rendered
+once, after the arms.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,16 +30,21 @@ class MisleadingSection(BaseModel):
     """MR per arm, mode, instruction and position, and the paired contrasts."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    instructions: dict[str, int] = {}
+    """Records per source-priority instruction (``none`` for records given none)."""
     rates: list[MisleadingRate]
     contrasts: list[MisleadingContrast]
 
 
 def misleading_section(rows: Sequence[Any], *, replicates: int, seed: int
                        ) -> MisleadingSection | None:
-    """The section of ``rows``, or None when they hold no misleading scenario."""
-    if not any(r.scenario in POSITION_OF for r in rows):
+    """The section of ``rows``, or None when they hold no misleading scenario and no
+    source-priority instruction."""
+    given = Counter(getattr(r, "source_priority", None) or "none" for r in rows)
+    if not any(r.scenario in POSITION_OF for r in rows) and set(given) <= {"none"}:
         return None
-    return MisleadingSection(rates=misleading_rates(rows, replicates=replicates, seed=seed),
+    return MisleadingSection(instructions=dict(sorted(given.items())),
+                             rates=misleading_rates(rows, replicates=replicates, seed=seed),
                              contrasts=misleading_contrasts(rows, replicates=replicates,
                                                             seed=seed))
 
@@ -54,6 +62,9 @@ def render_misleading(section: MisleadingSection | None) -> list[str]:
     """Markdown lines of the section; nothing without one."""
     if section is None:
         return []
+    told = "; ".join(f"{name} ({count} records)" for name, count in section.instructions.items())
+    if not section.rates:
+        return ["## Source-priority instruction", "", f"Records per instruction: {told}.", ""]
     groups: dict[tuple[str, str, str], dict[str, MisleadingRate]] = {}
     for r in section.rates:
         groups.setdefault((r.arm, r.contract_mode, r.source_priority or "none"),
@@ -66,7 +77,7 @@ def render_misleading(section: MisleadingSection | None) -> list[str]:
              "the records whose clean twin (same run, model, arm, mode and task) was a strict "
              "success; 95 % hierarchical bootstrap intervals, (misled/eligible). Left out (over "
              "the three positions): records without a designated value or a successful "
-             "clean twin.", "",
+             f"clean twin. Records per instruction: {told}.", "",
              *markdown_table(["arm", "mode", "instruction", *POSITIONS, "left out"], rows,
                              "lll" + "r" * (len(POSITIONS) + 1))]
     if section.contrasts:
