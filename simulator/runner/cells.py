@@ -258,5 +258,8 @@ class MatrixRunner:
         if self.config.source_priority is not None:
             update["source_priority"] = self.config.source_priority
         if any(f.name == "misleading_evidence" for f in get_scenario(cell.scenario).faults):
-            update["misled"] = misled(record, cell.labels, seed=self.config.seed)
+            current = cell.labels.required_doc_ids[0] if cell.labels.required_doc_ids else None
+            update["misled"] = misled(
+                record, cell.labels, seed=self.config.seed,
+                registered_text=self.corpus.document(current).text if current else None)
         return record.model_copy(update=update) if update else record
