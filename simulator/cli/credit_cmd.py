@@ -15,13 +15,16 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulator.cli.live_options import add_live_options
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option, build_config
 from simulator.report.cli_support import add_bootstrap_option
+
+if TYPE_CHECKING:
+    from simulator.cli.live_run import RecordsRun
 
 EXAMPLES = """examples:
   layerrag credit --policy schema_repair                 # run both arms in a temp dir
@@ -68,12 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=_credit)
 
 
-def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str, int]:
-    """The records to judge, their pipeline and the exit code of running them: read from
+def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str, RecordsRun]:
+    """The records to judge, their pipeline and how running them ended: read from
     ``--run``, or run both arms (live models with the live options). None for records when
     a live run stopped before the end (its budget, Ctrl-C)."""
     from simulator.agent.pipelines import check_pipeline, pipeline_of
-    from simulator.cli.live_run import generation_for, run_records
+    from simulator.cli.live_run import RecordsRun, generation_for, run_records
     from simulator.errors import UsageError
     from simulator.runner.store import STORE_FILE, RunStore
     from simulator.vocabulary import DEFAULT_PIPELINE
@@ -91,7 +94,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
         if args.pipeline not in (None, pipeline):
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
-        return records, pipeline, 0
+        return records, pipeline, RecordsRun(0, True)
     generation = generation_for(args, (args.model,))
     config = build_config(models=(args.model,), scenarios=_scenarios_for(args.policy),
                           modes=(args.mode,),
@@ -101,11 +104,11 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
                           generation=generation)
     progress = False if args.no_progress else None
 
-    def run_and_read(run_dir: Path) -> tuple[list[Any] | None, str, int]:
+    def run_and_read(run_dir: Path) -> tuple[list[Any] | None, str, RecordsRun]:
         ran = run_records(config, run_dir, args, progress=progress)
         if not ran.complete:
-            return None, config.pipeline, ran.exit_code
-        return (*read(run_dir), ran.exit_code)
+            return None, config.pipeline, ran
+        return (*read(run_dir), ran)
 
     if args.run is not None:
         return run_and_read(args.run)
@@ -126,6 +129,7 @@ def _scenarios_for(policy: str) -> tuple[str, ...]:
 
 def _credit(args: argparse.Namespace) -> int:
     from policies import get_arm, get_policy
+    from simulator.cli.live_run import explain_provider_errors
     from simulator.cli.run_arms import check_arm_in_run, register_arms_of_run
     from simulator.errors import UsageError
     from simulator.evaluation.credit import layer_credit
@@ -146,9 +150,9 @@ def _credit(args: argparse.Namespace) -> int:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
     if args.bootstrap_seed < 0:
         raise UsageError(f"--bootstrap-seed must be 0 or more, got {args.bootstrap_seed}")
-    records, pipeline, exit_code = _records(args, arm)
+    records, pipeline, ran = _records(args, arm)
     if records is None:  # a live run stopped: re-run the command (with --run) to resume
-        return exit_code
+        return ran.exit_code
     credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline,
                           contract_mode=args.mode, replicates=args.replicates,
                           seed=args.bootstrap_seed, pipeline=pipeline,
@@ -157,4 +161,5 @@ def _credit(args: argparse.Namespace) -> int:
         print(json.dumps(credit.as_json(), indent=2))
     else:
         sys.stdout.write(credit_markdown(credit))
-    return exit_code
+    explain_provider_errors(ran.live)
+    return ran.exit_code

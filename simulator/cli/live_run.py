@@ -25,13 +25,16 @@ from simulator.live.options import is_live
 if TYPE_CHECKING:
     from simulator.corpus import Corpus
     from simulator.runner.config import RunConfig
+    from simulator.runner.live import LiveRunSummary
 
 
 class RecordsRun(NamedTuple):
-    """How a run of records ended: its exit code, and whether every record is stored."""
+    """How a run of records ended: its exit code, whether every record is stored, and the
+    live run's summary (None for a deterministic run)."""
 
     exit_code: int
     complete: bool
+    live: LiveRunSummary | None = None
 
 
 def generation_for(args: argparse.Namespace, models: tuple[str, ...]) -> dict[str, object]:
@@ -53,6 +56,13 @@ def run_records(config: RunConfig, out: Path, args: argparse.Namespace, *,
 
     summary = run_live_matrix(config, out, options=live_options_from_args(args),
                               progress=progress, corpus=corpus)
+    announce_live_run(summary)
+    return RecordsRun(summary.exit_code, summary.stopped is None, summary)
+
+
+def announce_live_run(summary: LiveRunSummary) -> None:
+    """On stderr: what the live run did and spent, the structured-output method each model
+    used, and why it stopped if it did."""
     stats, spent = summary.stats, summary.spent
     print(f"{summary.run_id}: {summary.written} records written, {summary.already_done} "
           f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
@@ -60,6 +70,17 @@ def run_records(config: RunConfig, out: Path, args: argparse.Namespace, *,
           f"{stats.get('cache_hits', 0)} cache hits, {stats.get('provider_errors', 0)} "
           f"provider errors, {stats.get('reader_errors', 0)} reader errors; run total "
           f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
+    if summary.structured_output:
+        print("structured output: " + ", ".join(
+            f"{model} {method}" for model, method in sorted(summary.structured_output.items())),
+              file=sys.stderr)
     if summary.stopped is not None:
         print(f"stopped: {summary.message}", file=sys.stderr)
-    return RecordsRun(summary.exit_code, summary.stopped is None)
+
+
+def explain_provider_errors(summary: LiveRunSummary | None) -> None:
+    """After the tables: how many records are provider errors and how to retry them."""
+    if summary is not None and summary.provider_errors:
+        print(f"{summary.provider_errors} records are provider errors (exit "
+              f"{summary.exit_code}): re-run the same command to retry them; only their "
+              "calls are sent again (--keep-provider-errors keeps them)", file=sys.stderr)

@@ -207,30 +207,17 @@ def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
 
 
 def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None) -> int:
+    from simulator.cli.live_run import announce_live_run, explain_provider_errors
     from simulator.runner.live import run_live_matrix
 
     summary = run_live_matrix(config, args.out, options=live_options_from_args(args),
                               progress=progress)
-    stats, spent = summary.stats, summary.spent
-    print(f"{summary.run_id}: {summary.written} records written, {summary.already_done} "
-          f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
-          f"{summary.run_dir}; {stats.get('requests', 0)} requests, "
-          f"{stats.get('cache_hits', 0)} cache hits, {stats.get('provider_errors', 0)} "
-          f"provider errors, {stats.get('reader_errors', 0)} reader errors; run total "
-          f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
-    if summary.structured_output:
-        print("structured output: " + ", ".join(
-            f"{model} {method}" for model, method in sorted(summary.structured_output.items())),
-              file=sys.stderr)
+    announce_live_run(summary)
     if summary.stopped is not None:
-        print(f"stopped: {summary.message}", file=sys.stderr)
         return summary.exit_code
     if args.format != "none":
         from simulator.cli.report_cmd import print_run_report
 
         print_run_report(args.out, args.format, full=args.full)
-    if summary.provider_errors:
-        print(f"{summary.provider_errors} records are provider errors (exit "
-              f"{summary.exit_code}): re-run the same command to retry them; only their "
-              "calls are sent again (--keep-provider-errors keeps them)", file=sys.stderr)
+    explain_provider_errors(summary)
     return summary.exit_code

@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _focused(args: argparse.Namespace) -> int:
-    from simulator.cli.live_run import generation_for, run_records
+    from simulator.cli.live_run import explain_provider_errors, generation_for, run_records
     from simulator.corpus import build_corpus
     from simulator.evaluation.render import study_markdown
     from simulator.evaluation.study import read_study, select_tasks, study_config
@@ -92,6 +92,7 @@ def _focused(args: argparse.Namespace) -> int:
         print(json.dumps(body, indent=2))
     else:
         sys.stdout.write(study_markdown(study))
+    explain_provider_errors(ran.live)
     return ran.exit_code
 
 

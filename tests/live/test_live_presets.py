@@ -61,8 +61,9 @@ def test_a_study_against_a_failing_server_counts_every_prompted_record_as_a_prov
 def test_the_study_table_shows_provider_errors_in_their_own_column(
         tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
     with FakeProvider(handler=failing_records) as fake:
-        study(fake, tmp_path / "study", "--attempts", "1")
-    out = capsys.readouterr().out
+        code = study(fake, tmp_path / "study", "--attempts", "1")
+    out, err = capsys.readouterr()
+    assert code != 0 and "records are provider errors" in err  # as run says it
     assert "| provider errors | unparseable |" in out
     row = next(line for line in out.splitlines() if line.startswith("| uncontrolled |"))
     assert int(row.split(" | ")[-2]) > 0
