@@ -12,10 +12,19 @@ not per episode, so batching keeps the graph's overhead small beside the work it
 (benchmarks/matrix.py). Per-record inputs that are not the agent's business (the fault plan
 and the labels it targets, the reader, the gate) ride in the runtime context, never in the
 state, so nothing downstream of the endpoint can read a label.
+
+Every run goes through this one graph. Its nodes are coroutines, so the same compiled graph
+serves the deterministic matrix (:func:`run_episodes`, a batch per ``ainvoke``) and live
+runs (:func:`arun_episodes` on the live loop, one episode per ``ainvoke`` so that a slow
+provider call holds up only its own record): the generate node awaits a live reader's call
+instead of blocking. The other nodes and the router are CPU work run inline: under
+``ainvoke`` LangGraph runs a synchronous node or router in a worker thread, a hand-off per
+step that would cost more than the step.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Literal, TypedDict
 
@@ -25,6 +34,7 @@ from langgraph.runtime import Runtime
 
 from simulator.agent import steps
 from simulator.agent.state import AgentContext, BatchContext, Episode, Node
+from simulator.live.loop import run_blocking
 
 RECURSION_LIMIT = 60
 """Explicit: the retry loop is capped by MAX_ATTEMPTS; a runaway stops here."""
@@ -46,27 +56,43 @@ def _map(state: AgentState, runtime: Runtime_, at: Node, step: steps.Step) -> Ag
     return {"episodes": out}
 
 
-def _retrieve(state: AgentState, runtime: Runtime_) -> AgentState:
+async def _retrieve(state: AgentState, runtime: Runtime_) -> AgentState:
     return _map(state, runtime, "retrieve", steps.retrieve)
 
 
-def _contract(state: AgentState, runtime: Runtime_) -> AgentState:
+async def _contract(state: AgentState, runtime: Runtime_) -> AgentState:
     return _map(state, runtime, "contract", steps.contract)
 
 
-def _policy_gate(state: AgentState, runtime: Runtime_) -> AgentState:
+async def _policy_gate(state: AgentState, runtime: Runtime_) -> AgentState:
     return _map(state, runtime, "policy_gate", steps.policy_gate)
 
 
-def _generate(state: AgentState, runtime: Runtime_) -> AgentState:
-    return _map(state, runtime, "generate", steps.generate)
+async def _generate(state: AgentState, runtime: Runtime_) -> AgentState:
+    """Every waiting episode's reader; live readers' calls are awaited together.
+
+    A reader without ``aread`` (the deterministic extractor) does no I/O, so its episodes
+    are answered inline, without a task each.
+    """
+    episodes, records = list(state["episodes"]), runtime.context.records
+    waiting = [i for i, episode in enumerate(episodes) if episode["next"] == "generate"]
+    calls = [i for i in waiting if steps.reads_async(records[i])]
+    for i in waiting:
+        if i not in calls:
+            episodes[i] = steps.merge(episodes[i], steps.generate(episodes[i], records[i]))
+    if calls:
+        updates = await asyncio.gather(*(steps.agenerate(episodes[i], records[i])
+                                         for i in calls))
+        for i, update in zip(calls, updates, strict=True):
+            episodes[i] = steps.merge(episodes[i], update)
+    return {"episodes": episodes}
 
 
-def _finish(state: AgentState, runtime: Runtime_) -> AgentState:
+async def _finish(state: AgentState, runtime: Runtime_) -> AgentState:
     return _map(state, runtime, "stop", steps.stop)
 
 
-def _after_gate(state: AgentState) -> Literal["retrieve", "generate", "finish"]:
+async def _after_gate(state: AgentState) -> Literal["retrieve", "generate", "finish"]:
     waiting = {episode["next"] for episode in state["episodes"]}
     if "retrieve" in waiting:
         return "retrieve"
@@ -93,10 +119,22 @@ def build_agent_graph() -> AgentGraph:
 
 
 def run_episodes(graph: AgentGraph, contexts: Sequence[AgentContext]) -> list[Episode]:
-    """Run one episode per context through the compiled graph; finished states, in order."""
+    """Run one episode per context through the compiled graph; finished states, in order.
+
+    The blocking form of :func:`arun_episodes` (a loop of many batches should await that
+    inside :func:`simulator.live.loop.blocking_runs`).
+    """
+    if not contexts:
+        return []
+    return run_blocking(arun_episodes(graph, contexts))
+
+
+async def arun_episodes(graph: AgentGraph, contexts: Sequence[AgentContext]) -> list[Episode]:
+    """Run one episode per context through the compiled graph, awaiting live readers."""
     if not contexts:
         return []
     state: AgentState = {"episodes": [steps.initial_episode(c.task) for c in contexts]}
-    final = graph.invoke(state, context=BatchContext(tuple(contexts)),
-                         config={"recursion_limit": RECURSION_LIMIT})
+    final = await graph.ainvoke(state, context=BatchContext(tuple(contexts)),
+                                config={"recursion_limit": RECURSION_LIMIT})
     return list(final["episodes"])
+

@@ -1,9 +1,7 @@
 """What the agent carries: one record's episode, and the context its steps run in.
 
 Both the LangGraph agent (:mod:`simulator.agent.graph`) and the step functions
-(:mod:`simulator.agent.steps`) import these types from here, so neither imports the other,
-and the live runner (:mod:`simulator.runner.live_episode`) walks the same steps with the same
-types without the graph.
+(:mod:`simulator.agent.steps`) import these types from here, so neither imports the other.
 
 The episode is a TypedDict rather than a frozen model: the steps, the graph's state and the
 scorer all read it as a mapping, and a dict copy per step keeps the graph's per-record

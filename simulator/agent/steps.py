@@ -18,7 +18,7 @@ from simulator.agent.pipelines import stops_before_prompt
 from simulator.agent.state import AgentContext, Episode, EpisodeUpdate
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import Task
-from simulator.readers.base import ReaderInput, unknown_answer
+from simulator.readers.base import ReaderInput, ReaderResult, unknown_answer
 
 Step = Callable[[Episode, AgentContext], EpisodeUpdate]
 
@@ -105,12 +105,31 @@ def policy_gate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     return update
 
 
-def generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
-    item = ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
+def reader_input(episode: Episode, ctx: AgentContext) -> ReaderInput:
+    """What the generate step asks the reader: the prompt's content, hashed as it is sent."""
+    return ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
                        evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]),
                        instructions="\n".join(i for i in (ctx.instructions,
                                                            episode.get("instructions", "")) if i))
-    result = ctx.reader.read(item)
+
+
+def generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
+    return _answered(ctx.reader.read(reader_input(episode, ctx)))
+
+
+def reads_async(ctx: AgentContext) -> bool:
+    """Whether ``ctx``'s reader awaits a provider (a chat reader's ``aread``)."""
+    return hasattr(ctx.reader, "aread")
+
+
+async def agenerate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
+    """:func:`generate`, awaiting a live reader's call instead of blocking on it."""
+    item = reader_input(episode, ctx)
+    aread = getattr(ctx.reader, "aread", None)
+    return _answered(await aread(item) if aread is not None else ctx.reader.read(item))
+
+
+def _answered(result: ReaderResult) -> EpisodeUpdate:
     return {"answer": result.answer, "reader_result": result, "next": "done"}
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from collections.abc import Coroutine, Iterator
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -49,3 +50,30 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
         coro.close()
         raise RuntimeError("blocking on the live loop from inside it would deadlock; await")
     return submit(coro).result()
+
+
+class BlockingRun(Protocol):
+    def __call__(self, coro: Coroutine[Any, Any, T], /) -> T: ...
+
+
+@contextlib.contextmanager
+def blocking_runs() -> Iterator[BlockingRun]:
+    """A function that runs coroutines to completion from synchronous code, one at a time.
+
+    All of them share one event loop (a loop per call costs ~3 ms, which a matrix of
+    thousands of graph batches would feel). A thread that already runs a loop (a notebook,
+    an async caller) cannot block on a second one, so there they run on the live loop.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        with asyncio.Runner() as runner:
+            yield runner.run
+        return
+    yield run
+
+
+def run_blocking(coro: Coroutine[Any, Any, T]) -> T:
+    """Run one coroutine to completion from synchronous code (see :func:`blocking_runs`)."""
+    with blocking_runs() as run_one:
+        return run_one(coro)

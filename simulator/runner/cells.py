@@ -2,10 +2,11 @@
 
 :class:`MatrixRunner` owns what a run builds once (the compiled agent graph, each scenario's
 tool chain, each arm's gate, each model's reader) and makes the per-record
-:class:`~simulator.agent.state.AgentContext`. Both loops use it: the deterministic one in
-:mod:`simulator.runner.matrix` (batches through the graph) and the live one in
-:mod:`simulator.runner.live` (one awaited episode per record). Keeping it out of both
-lets the deterministic loop hand live runs to the live one without an import cycle.
+:class:`~simulator.agent.state.AgentContext`. Both loops use it, through the same compiled
+graph: the deterministic one in :mod:`simulator.runner.matrix` (a batch of episodes per
+``ainvoke``) and the live one in :mod:`simulator.runner.live` (one episode per
+``ainvoke``). Keeping it out of both lets the deterministic loop hand live runs to the live
+one without an import cycle.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
-from simulator.agent.graph import build_agent_graph, run_episodes
+from simulator.agent.graph import arun_episodes, build_agent_graph
 from simulator.agent.state import AgentContext, DocumentFetcher, Episode
 from simulator.agents.registry import AgentSpec, resolve_agent
 from simulator.corpus import Corpus, build_corpus
 from simulator.corpus.model import Labels, Task
 from simulator.errors import UsageError
+from simulator.live.loop import run_blocking
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RecordKey, RunRecord
@@ -226,15 +228,19 @@ class MatrixRunner:
         return self.run_cells([cell])[0]
 
     def run_cells(self, batch: Sequence[Cell]) -> list[RunRecord]:
+        """The blocking form of :meth:`arun_cells`."""
+        return run_blocking(self.arun_cells(batch))
+
+    async def arun_cells(self, batch: Sequence[Cell]) -> list[RunRecord]:
         """Run a batch of cells through one graph invoke; records in the same order.
 
         A record's latency is its share of the batch's wall time.
         """
         started = time.perf_counter()
         if self.agent.kind == "tool_calling":
-            episodes = asyncio.run(self._arun_tool_agents(batch))
+            episodes = await self._arun_tool_agents(batch)
         else:
-            episodes = run_episodes(self.graph, [self.context(c) for c in batch])
+            episodes = await arun_episodes(self.graph, [self.context(c) for c in batch])
         share = (time.perf_counter() - started) * 1000 / max(len(batch), 1)
         return [self.score(cell, episode, share) for cell, episode in zip(batch, episodes,
                                                                          strict=True)]

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from simulator.agent.graph import arun_episodes
 from simulator.corpus import Corpus
 from simulator.live import loop as live_loop
 from simulator.live.budget import Spend, read_spend
@@ -43,7 +44,6 @@ from simulator.live.services import LiveServices, build_services, use_services
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
-from simulator.runner.live_episode import run_episode
 from simulator.runner.manifest import check_or_write_manifest, recorded_structured_output
 from simulator.runner.record import RunRecord
 from simulator.runner.store import STORE_FILE, RunStore
@@ -106,8 +106,8 @@ async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
         from simulator.agents.episode import arun_tool_agent
 
         episode = await arun_tool_agent(runner.tool_graphs[cell.model], runner.tool_context(cell))
-    else:
-        episode = await run_episode(runner.context(cell))
+    else:  # the same compiled graph as the deterministic matrix, one episode per ainvoke
+        (episode,) = await arun_episodes(runner.graph, [runner.context(cell)])
     return runner.score(cell, episode, (time.perf_counter() - started) * 1000)
 
 

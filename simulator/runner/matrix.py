@@ -18,6 +18,7 @@ from typing import Any
 
 from simulator.agents.registry import AgentSpec
 from simulator.corpus import Corpus
+from simulator.live.loop import blocking_runs
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells, validate_config
 from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
@@ -41,7 +42,8 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
     """Run (or resume) the matrix into ``out``; return what was done.
 
     Runs with a live (chat-model) reader go through the concurrent live runner, which
-    executes the same agent steps per record with budgets, retries and the call cache.
+    runs each record through the same compiled graph with budgets, retries and the call
+    cache.
     """
     from simulator.live.options import is_live
 
@@ -63,9 +65,9 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
         last_flush = time.monotonic()
         bar = _progress(len(todo), len(done), progress)
         try:
-            with gc_tuned():
+            with gc_tuned(), blocking_runs() as run_batch:
                 for start in range(0, len(todo), BATCH_SIZE):
-                    batch = runner.run_cells(todo[start:start + BATCH_SIZE])
+                    batch = run_batch(runner.arun_cells(todo[start:start + BATCH_SIZE]))
                     buffer.extend(batch)
                     if on_record is not None:
                         for record in batch:
