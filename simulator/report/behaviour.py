@@ -44,24 +44,53 @@ def _notable(cell: BehaviourCell) -> bool:
     return cell.scenario == "clean" or cell.share("B5").count < cell.labelled
 
 
+def _distribution(cell: BehaviourCell) -> str:
+    """``B3 98.8 [97.1, 100.0], B2 1.2 [0.0, 2.9]``: the labels present, largest first."""
+    shares = sorted((s for s in cell.shares if s.count), key=lambda s: -s.count)
+    return ", ".join(f"{s.label} {_share(s)}" for s in shares)
+
+
+def _summary(cells: list[BehaviourCell]) -> list[str]:
+    """One line per arm and model: each notable scenario's distribution, modes merged when
+    they agree."""
+    lines = []
+    groups: dict[tuple[str, str], dict[str, dict[str, str]]] = {}
+    for c in cells:
+        groups.setdefault((c.arm, c.model), {}).setdefault(c.scenario, {})[c.contract_mode] = \
+            _distribution(c)
+    for (arm, model), scenarios in groups.items():
+        parts = []
+        for scenario, by_mode in scenarios.items():
+            if len(set(by_mode.values())) == 1:
+                parts.append(f"{scenario} {next(iter(by_mode.values()))}")
+            else:
+                parts += [f"{scenario}/{mode} {d}" for mode, d in by_mode.items()]
+        lines.append(f"- `{arm}` · {model}: " + "; ".join(parts))
+    return lines
+
+
 def render_behaviour(section: BehaviourSection | None, *, full: bool) -> list[str]:
-    """Markdown lines of the section; nothing without one."""
+    """Markdown lines of the section; nothing without one. The concise form is one line per
+    arm and model (the scenarios where a conflict was met or claimed, and clean); the full
+    form the table of every cell."""
     if section is None:
         return []
     cells = [c for c in section.cells if full or _notable(c)]
     if not cells:
         return []
+    head = ["## Conflict behaviour (ConInstruct labels)", "",
+            "Share of labelled records, in points, with 95 % hierarchical bootstrap intervals. "
+            "Where the evidence holds a conflict: B1 unacknowledged, B2 acknowledged + "
+            "clarification / safe non-answer, B3 acknowledged + resolved, B4 other; where it "
+            "does not: B5 no conflict claimed, B6 false alarm (docs/evidence.md)."]
+    if not full:
+        return [*head, "", *_summary(cells), "",
+                "Scenarios where a conflict was met or claimed, and clean; `--full`: every "
+                "cell, with `B3→current`.", ""]
     rows = [[c.arm, c.model, c.scenario, c.contract_mode, str(c.labelled),
              *(_share(c.share(b)) for b in BEHAVIOURS), str(c.resolved_current)]
             for c in cells]
-    scope = "every cell" if full else ("cells where a conflict was met or claimed, and clean "
-                                       "(`--full`: every cell)")
-    return ["## Conflict behaviour (ConInstruct labels)", "",
-            "Share of labelled records, in points, with 95 % hierarchical bootstrap intervals; "
-            "· none. On records whose evidence holds a conflict: B1 unacknowledged, B2 "
-            "acknowledged + clarification / safe non-answer, B3 acknowledged + resolved, B4 "
-            "other; on conflict-free records: B5 no conflict claimed, B6 false alarm. "
-            "`B3→current`: B3 records answered with the current value. Shown: "
-            f"{scope}.", "",
+    return [*head[:-1], head[-1] + " · none; `B3→current`: B3 records answered with the "
+            "current value.", "",
             *markdown_table(["arm", "model", "scenario", "mode", "labelled", *BEHAVIOURS,
                              "B3→current"], rows, "llllr" + "r" * (len(BEHAVIOURS) + 1))]
