@@ -26,6 +26,7 @@ from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
 from simulator.errors import LayerragError
 from simulator.live.discipline import ProviderFailed
+from simulator.live.secrets import scrub
 from simulator.readers.base import ReaderResult
 
 RECURSION_LIMIT = 40
@@ -71,7 +72,8 @@ def _failed(ctx: ToolRunContext, exc: Exception) -> Episode:
         return episode_of(ctx, None, str(exc), provider_error=True)
     if isinstance(exc, GraphRecursionError):
         return episode_of(ctx, None, f"step budget of {RECURSION_LIMIT} exceeded")
-    return episode_of(ctx, None, f"the agent raised {type(exc).__name__}: {str(exc)[:160]}")
+    text = scrub(str(exc))[:160]  # a library's message may quote a body that echoes a key
+    return episode_of(ctx, None, f"the agent raised {type(exc).__name__}: {text}")
 
 
 def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | None, *,
