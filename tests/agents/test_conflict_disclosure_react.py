@@ -4,7 +4,6 @@ result's notes, and the react agent's labels mirror the pipeline's."""
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
