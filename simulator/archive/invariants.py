@@ -52,6 +52,21 @@ def row_problem(row: ArchiveRow) -> str | None:
     if row.safe_resolution and not (row.S or row.abstained):
         return ("field 'safe_resolution': true, but the record neither succeeded strictly "
                 "nor abstained")
+    return _behaviour_problem(row)
+
+
+def _behaviour_problem(row: ArchiveRow) -> str | None:
+    """The ConInstruct label agrees with the answer's kind (simulator/scoring/behaviour.py):
+    B1 and B3 answer, B2 does not, and an errored record has no response to label."""
+    label = row.behaviour
+    if label is None:
+        return None
+    if row.provider_error or row.reader_error:
+        return f"field 'behaviour': {label!r} on a provider or reader error (nothing to label)"
+    if label in ("B1", "B3") and row.abstained:
+        return f"field 'behaviour': {label!r} (an answer) on an abstention"
+    if label == "B2" and not row.abstained:
+        return "field 'behaviour': 'B2' (a clarification, a non-answer) on an answer"
     return None
 
 
