@@ -45,6 +45,12 @@ from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
 from simulator.runner.manifest import check_or_write_manifest, recorded_structured_output
+from simulator.runner.progress import (
+    LiveProgress,
+    RequestCountingStats,
+    count_requests,
+    warnings_through,
+)
 from simulator.runner.record import RunRecord
 from simulator.runner.store import STORE_FILE, RunStore
 
@@ -99,6 +105,13 @@ def save_spend(run_dir: Path, spend: Spend) -> None:
     os.replace(tmp, path)
 
 
+async def _counted(runner: MatrixRunner, cell: Cell) -> tuple[RunRecord, int]:
+    """The record of ``cell`` and how many provider requests it sent (for the ETA)."""
+    requests = count_requests()  # this task's own context
+    record = await run_record(runner, cell)
+    return record, requests[0]
+
+
 async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
     """The scored record of ``cell``, as ``runner.run_cell`` would produce it."""
     started = time.perf_counter()
@@ -125,6 +138,7 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
     options = options or LiveOptions()
     services = build_services(options, spent=load_spend(out), sleep=sleep,
                               spend_ledger=out / SPEND_FILE)
+    services.stats = RequestCountingStats()  # the progress's ETA counts provider records
     services.structured_output.update(recorded_structured_output(out))
     try:
         with use_services(services):
@@ -204,8 +218,9 @@ class _LiveExecution:
         self.stopped: Stop | None = None
         self.message = ""
         self.fatal: BaseException | None = None
-        self._running: dict[asyncio.Task[RunRecord], Cell] = {}
+        self._running: dict[asyncio.Task[tuple[RunRecord, int]], Cell] = {}
         self._buffer: list[RunRecord] = []
+        self.bar: LiveProgress | None = None
         self.retry_provider_errors = True
         self.provider_errors = 0
         self._retrying: set[str] = set()
@@ -224,8 +239,12 @@ class _LiveExecution:
             return
         if self.stopped is None:
             self.stopped, self.message = "interrupted", "interrupted"
-        print(f"\ninterrupted: finishing {len(self._running)} in-flight records "
-              "(Ctrl-C again to abandon them)", file=sys.stderr)
+        message = (f"interrupted: finishing {len(self._running)} in-flight records "
+                   "(Ctrl-C again to abandon them)")
+        if self.bar is not None:
+            self.bar.write(message)
+        else:
+            print(f"\n{message}", file=sys.stderr)
 
     async def execute(self) -> None:
         with RunStore(self.out) as store:
@@ -239,9 +258,13 @@ class _LiveExecution:
             todo = [c for c in cells(self.runner.config, self.runner.corpus)
                     if c.key.as_str() not in done]
             self.total, self.already_done = len(todo) + len(done), len(done)
-            bar = _progress(len(todo), len(done), self.progress)
+            bar = LiveProgress(todo, len(done), enabled=self.progress,
+                               describe=self.services.budget.describe,
+                               stats=self.services.stats.snapshot)
+            self.bar = bar
             try:
-                await self._feed(deque(todo), store, bar)
+                with warnings_through(bar):
+                    await self._feed(deque(todo), store, bar)
             finally:
                 for task in self._running:
                     task.cancel()
@@ -254,34 +277,35 @@ class _LiveExecution:
             self.message = (f"{self.message}: {self.written} records written, "
                             f"{len(todo) - self.written} left; {_RESUME_HINT[self.stopped]}")
 
-    async def _feed(self, pending: deque[Cell], store: RunStore, bar: Any) -> None:
+    async def _feed(self, pending: deque[Cell], store: RunStore, bar: LiveProgress) -> None:
         last_flush = time.monotonic()
         while True:
             while pending and len(self._running) < self.concurrency and not self.halted:
                 cell = pending.popleft()
-                self._running[asyncio.create_task(run_record(self.runner, cell))] = cell
+                self._running[asyncio.create_task(_counted(self.runner, cell))] = cell
             if not self._running:
                 return
             finished, _ = await asyncio.wait(self._running, timeout=FLUSH_SECONDS,
                                              return_when=asyncio.FIRST_COMPLETED)
             for task in finished:
                 self._handle(self._running.pop(task), task, bar)
+            bar.tick()
             if (len(self._buffer) >= FLUSH_EVERY or not self._running
                     or time.monotonic() - last_flush >= FLUSH_SECONDS):
                 self._flush(store)
                 last_flush = time.monotonic()
 
-    def _handle(self, cell: Cell, task: asyncio.Task[RunRecord], bar: Any) -> None:
+    def _handle(self, cell: Cell, task: asyncio.Task[tuple[RunRecord, int]],
+                bar: LiveProgress) -> None:
         if task.cancelled():
             return
         error = task.exception()
         if error is None:
-            record = task.result()
+            record, requests = task.result()
             self._buffer.append(record)
             if self.on_record is not None:
                 self.on_record(record)
-            bar.update(1)
-            bar.set_postfix_str(self._postfix(), refresh=False)
+            bar.record_finished(record, requests)
         elif isinstance(error, BudgetExhausted):
             if self.stopped is None:
                 self.stopped, self.message = "budget", str(error)
@@ -297,15 +321,6 @@ class _LiveExecution:
             self.written += store.add(self._buffer, replacing=self._retrying)
             self._buffer.clear()
         save_spend(self.out, self.services.budget.spent)
-
-    def _postfix(self) -> str:
-        stats = self.services.stats.snapshot()
-        parts = [self.services.budget.describe()]
-        for name, label in (("cache_hits", "cached"), ("provider_errors", "provider err"),
-                            ("reader_errors", "reader err")):
-            if stats.get(name):
-                parts.append(f"{label} {stats[name]}")
-        return " ".join(parts)
 
 
 def _wait_forwarding_interrupts(run: _LiveExecution) -> None:
@@ -348,10 +363,3 @@ def _sigint_counter() -> Iterator[Callable[[], int]]:
         yield lambda: count[0]
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def _progress(todo: int, done: int, enabled: bool | None) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=todo + done, initial=done, unit="rec", leave=False, dynamic_ncols=True,
-                smoothing=0.1, disable=None if enabled is None else not enabled)
