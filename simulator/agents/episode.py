@@ -82,12 +82,13 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
     recorder = ctx.recorder
     messages: list[BaseMessage] = list((final or {}).get("messages", []))
     terminated = recorder.terminated or error
+    unparseable = False
     if recorder.terminated is not None:
         answer = unknown_answer(recorder.terminated)
     elif error is not None:
         answer = unknown_answer(error)
     else:
-        answer = final_answer(final or {}, messages)
+        answer, unparseable = final_answer(final or {}, messages)
         if not recorder.tool_calls:
             terminated = "the agent called no tool"
     observations = recorder.observations
@@ -100,7 +101,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
         instructions="",  # a policy's instructions reach the agent in the notes (harness.py)
         decision=recorder.policy_steps[-1].action if recorder.policy_steps else None,
         terminated=terminated, answer=answer,
-        reader_result=(_model_result(answer, messages) if messages else
+        reader_result=(_model_result(answer, messages, unparseable) if messages else
                        _provider_error(ctx, answer) if provider_error else None))
 
 
@@ -111,37 +112,48 @@ def _provider_error(ctx: ToolRunContext, answer: AgentAnswer) -> ReaderResult:
                         prompt_hash=hashlib.sha256(body.encode()).hexdigest()[:16])
 
 
-def final_answer(final: dict[str, Any], messages: list[BaseMessage]) -> AgentAnswer:
+def final_answer(final: dict[str, Any], messages: list[BaseMessage]
+                 ) -> tuple[AgentAnswer, bool]:
     """The structured response, else the last AI message read as a ``FinalAnswer`` (JSON)
-    or as prose with ``[doc_id]`` citations."""
+    or as prose with ``[doc_id]`` citations; and whether the output was unparseable.
+
+    A structured response that is not a ``FinalAnswer`` (off-schema), or a last message with
+    neither text nor an answer, is neither an answer nor an abstention: a reader error, as
+    it is for chat readers, so it never counts as a safe non-answer.
+    """
     structured = final.get("structured_response")
     if isinstance(structured, FinalAnswer):
-        return to_agent_answer(structured)
+        return to_agent_answer(structured), False
     if structured is not None:
         try:
-            return to_agent_answer(FinalAnswer.model_validate(structured))
+            return to_agent_answer(FinalAnswer.model_validate(structured)), False
         except ValidationError:
-            return unknown_answer("the agent's structured response is not a FinalAnswer")
+            return unknown_answer("the agent's structured response is not a FinalAnswer"), True
     last = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
     text = str(last.content).strip() if last is not None else ""
     if not text:
-        return to_agent_answer(None)
+        return unknown_answer("the agent's final message holds no answer"), True
     try:
-        return to_agent_answer(FinalAnswer.model_validate_json(text))
+        return to_agent_answer(FinalAnswer.model_validate_json(text)), False
     except ValidationError:
         citations = tuple(dict.fromkeys(_CITATION.findall(text)))
-        return AgentAnswer(answer=_CITATION.sub("", text).strip(" .") or None,
-                           citations=citations)
+        prose = _CITATION.sub("", text).strip(" .")
+        if not prose:
+            return unknown_answer("the agent's final message holds no answer"), True
+        return AgentAnswer(answer=prose, citations=citations), False
 
 
-def _model_result(answer: AgentAnswer, messages: list[BaseMessage]) -> ReaderResult:
+def _model_result(answer: AgentAnswer, messages: list[BaseMessage],
+                  unparseable: bool = False) -> ReaderResult:
     """The record's model side: the hash of the transcript the final answer came from (the
-    agent's "prompt"), and the tokens every model call used."""
+    agent's "prompt"), the tokens every model call used, and whether its final output could
+    not be read as an answer or an abstention (a reader error, never a non-answer)."""
     transcript = [[type(m).__name__, str(m.content), getattr(m, "tool_calls", None) or []]
                   for m in messages[:-1]]
     body = json.dumps([PROMPT_VERSION, transcript], sort_keys=True, default=str)
     usage = [m.usage_metadata for m in messages
              if isinstance(m, AIMessage) and m.usage_metadata]
     return ReaderResult(answer=answer, prompt_hash=hashlib.sha256(body.encode()).hexdigest()[:16],
+                        reader_error=unparseable,
                         input_tokens=sum(u.get("input_tokens", 0) for u in usage),
                         output_tokens=sum(u.get("output_tokens", 0) for u in usage))

@@ -128,3 +128,36 @@ def test_evaluate_refuses_an_unknown_metric() -> None:
         result.rate("accuracy")
     assert result.rate("S", scenario="clean") in (0.0, 0.5, 1.0)
     assert list(result.table()) == [("clean", "strict", "uncontrolled")]
+
+
+def _speechless(model: Any, tools: Any, middleware: Any) -> Any:
+    """Ends with an empty message: neither an answer nor an abstention."""
+    fake = GenericFakeChatModel(messages=iter([AIMessage("")] * 1000))
+    return create_agent(fake, tools=[], middleware=list(middleware))
+
+
+def _off_schema(model: Any, tools: Any, middleware: Any) -> Any:
+    """Returns a structured response that is not a FinalAnswer."""
+
+    class OffSchema:
+        def invoke(self, *args: Any, **kwargs: Any) -> Any:
+            return {"messages": [AIMessage("done")], "structured_response": {"value": 30}}
+
+        async def ainvoke(self, *args: Any, **kwargs: Any) -> Any:
+            return self.invoke()
+
+    return OffSchema()
+
+
+@pytest.mark.parametrize("agent", [_speechless, _off_schema])
+def test_unparseable_final_output_is_a_reader_error_never_a_safe_non_answer(
+        agent: Any) -> None:
+    records = _records(agent)
+    assert len(records) == 3
+    assert all(r.reader_error and not r.abstained and not r.safe_resolution
+               for r in records)
+    assert {r.failure_layer for r in records} == {"reader"}
+
+
+def test_a_prose_answer_is_still_an_answer_not_a_reader_error() -> None:
+    assert not any(r.reader_error for r in _records(_chatty))
