@@ -35,11 +35,17 @@ class Spend(BaseModel):
 class CallBudget:
     """Thread-safe spend counter with optional limits; ``None`` means unlimited.
 
-    With a ``ledger`` file, every change is written to it before the call goes on: a call
-    is on disk before its request is sent, so a run killed at any point (kill -9 mid-call
+    With a ``ledger`` file, every change is written before the call goes on: a call is on
+    disk before its request is sent, so a run killed at any point (kill -9 mid-call
     included) has recorded at least every call it made, and a resumed run can never send
     more than ``max_calls`` in all. A call whose record was lost to the kill is counted
     and then made again: the budget may be spent on it twice, never exceeded.
+
+    Each change is one line appended to the ledger's journal (``<ledger>.journal``), not a
+    rewrite of the ledger: an append is a single small write, where replacing the file
+    costs a create, a write and a rename, twice per record (a fifth of the live loop's CPU
+    at 32 concurrent calls). :meth:`checkpoint` writes the ledger itself and empties the
+    journal; the runner calls it whenever it flushes records.
     """
 
     def __init__(self, *, max_calls: int | None = None, max_tokens: int | None = None,
@@ -48,6 +54,8 @@ class CallBudget:
         self._lock = threading.Lock()
         self._spent = spent or Spend()
         self.ledger = ledger
+        self._journal: tuple[Path, int] | None = None
+        """The open journal of the ledger (its path and file descriptor)."""
 
     @property
     def spent(self) -> Spend:
@@ -79,8 +87,33 @@ class CallBudget:
         """Take ``spent`` as the spend (the lock is held), on disk first when there is a
         ledger: if the write fails, nothing is counted and the call is not sent."""
         if self.ledger is not None:
-            write_spend(self.ledger, spent)
+            os.write(self._journal_fd(self.ledger), spent.model_dump_json().encode() + b"\n")
         self._spent = spent
+
+    def _journal_fd(self, ledger: Path) -> int:
+        if self._journal is None or self._journal[0] != ledger:
+            self.close()
+            fd = os.open(journal_of(ledger), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            self._journal = (ledger, fd)
+        return self._journal[1]
+
+    def checkpoint(self) -> None:
+        """Write the spend to the ledger and empty its journal (no-op without a ledger).
+
+        The order keeps the count on disk at every instant: the journal is emptied only
+        once the ledger holds what it said (a kill in between leaves both, which
+        :func:`read_spend` reads as the larger, never the smaller).
+        """
+        with self._lock:
+            if self.ledger is None:
+                return
+            write_spend(self.ledger, self._spent)
+            os.ftruncate(self._journal_fd(self.ledger), 0)
+
+    def close(self) -> None:
+        if self._journal is not None:
+            os.close(self._journal[1])
+            self._journal = None
 
     def describe(self) -> str:
         """``calls 12/100 tok 3.4k`` for the progress bar."""
@@ -92,12 +125,38 @@ class CallBudget:
         return f"calls {calls} tok {tokens}{cost}"
 
 
+def journal_of(ledger: Path) -> Path:
+    return ledger.with_name(f"{ledger.name}.journal")
+
+
 def read_spend(path: Path) -> Spend:
-    """The spend recorded in ``path`` (none yet when there is no file)."""
-    if not path.is_file():
-        return Spend()
+    """The spend recorded in ``path`` and its journal (none yet when there is neither).
+
+    Both hold cumulative counts, so the spend is their field-wise maximum; a journal line
+    cut short by a kill is the change whose call was never sent, and is skipped.
+    """
+    spent = _parse(path, path.read_text()) if path.is_file() else Spend()
+    journal = journal_of(path)
+    lines = journal.read_text().splitlines() if journal.is_file() else []
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = Spend.model_validate_json(line)
+        except ValidationError:
+            if number == len(lines):
+                break  # the torn last write of a killed run
+            raise UsageError(f"{journal}:{number}: not a spend record; it counts the calls "
+                             "this run directory has made, so it is not reset: restore or "
+                             "remove it knowingly") from None
+        spent = Spend(calls=max(spent.calls, entry.calls),
+                      input_tokens=max(spent.input_tokens, entry.input_tokens),
+                      output_tokens=max(spent.output_tokens, entry.output_tokens),
+                      cost_usd=max(spent.cost_usd, entry.cost_usd))
+    return spent
+
+
+def _parse(path: Path, text: str) -> Spend:
     try:
-        return Spend.model_validate_json(path.read_text())
+        return Spend.model_validate_json(text)
     except ValidationError:
         raise UsageError(f"{path}: not a spend record; it counts the calls this run "
                          "directory has made, so it is not reset: restore or remove it "

@@ -135,6 +135,7 @@ class LiveServices:
     def close(self) -> None:
         if self.cache is not None:
             self.cache.close()
+        self.budget.close()
 
 
 def build_services(options: LiveOptions, *, spent: Spend | None = None,

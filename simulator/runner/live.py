@@ -320,7 +320,10 @@ class _LiveExecution:
         if self._buffer:
             self.written += store.add(self._buffer, replacing=self._retrying)
             self._buffer.clear()
-        save_spend(self.out, self.services.budget.spent)
+        if self.services.budget.ledger is not None:
+            self.services.budget.checkpoint()  # the ledger, and its journal emptied
+        else:
+            save_spend(self.out, self.services.budget.spent)
 
 
 def _wait_forwarding_interrupts(run: _LiveExecution) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from simulator.errors import UsageError
-from simulator.live.budget import CallBudget, read_spend
+from simulator.live.budget import CallBudget, journal_of, read_spend, write_spend
 from simulator.live.errors import BudgetExhausted
 from simulator.runner.live import SPEND_FILE, load_spend, run_live_matrix
 from tests.live.fake_provider import FakeProvider, Request
@@ -69,3 +69,43 @@ def test_a_spend_file_that_is_not_one_is_refused_not_reset(tmp_path: Path) -> No
     with pytest.raises(UsageError, match=SPEND_FILE):
         load_spend(tmp_path)
     assert (tmp_path / SPEND_FILE).read_text() == "{not json"
+
+
+def test_the_journal_holds_each_call_until_a_checkpoint_writes_the_ledger(
+        tmp_path: Path) -> None:
+    ledger = tmp_path / SPEND_FILE
+    journal = journal_of(ledger)
+    budget = CallBudget(ledger=ledger)
+    budget.reserve_call()
+    budget.reserve_call()
+    assert not ledger.exists() and len(journal.read_text().splitlines()) == 2
+    assert read_spend(ledger).calls == 2
+    budget.checkpoint()
+    assert journal.read_text() == "" and read_spend(ledger).calls == 2
+    budget.reserve_call()
+    budget.close()
+    assert read_spend(ledger).calls == 3
+
+
+def test_a_kill_between_the_ledger_and_the_journal_never_undercounts(tmp_path: Path) -> None:
+    ledger = tmp_path / SPEND_FILE
+    budget = CallBudget(ledger=ledger)
+    for _ in range(3):
+        budget.reserve_call()
+    budget.add_usage(10, 5, None)
+    write_spend(ledger, budget.spent)  # the checkpoint's first half, then the kill
+    budget.close()
+    assert read_spend(ledger) == budget.spent  # the larger of the two, not their sum
+
+
+def test_a_torn_last_journal_line_is_the_call_that_was_never_sent(tmp_path: Path) -> None:
+    ledger = tmp_path / SPEND_FILE
+    budget = CallBudget(ledger=ledger)
+    budget.reserve_call()
+    budget.close()
+    with journal_of(ledger).open("a") as journal:
+        journal.write('{"calls": 2, "input_tok')
+    assert read_spend(ledger).calls == 1
+    journal_of(ledger).write_text('{"calls": 2, "input_tok\n{"calls": 3}\n')
+    with pytest.raises(UsageError, match=r"journal:1: not a spend record"):
+        read_spend(ledger)
