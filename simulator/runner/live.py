@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import os
 import signal
 import sys
 import time
@@ -96,13 +95,6 @@ class LiveRunSummary(RunSummary):
 
 def load_spend(run_dir: Path) -> Spend:
     return read_spend(Path(run_dir) / SPEND_FILE)
-
-
-def save_spend(run_dir: Path, spend: Spend) -> None:
-    path = Path(run_dir) / SPEND_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(spend.model_dump_json(indent=1))
-    os.replace(tmp, path)
 
 
 async def _counted(runner: MatrixRunner, cell: Cell) -> tuple[RunRecord, int]:
@@ -320,10 +312,7 @@ class _LiveExecution:
         if self._buffer:
             self.written += store.add(self._buffer, replacing=self._retrying)
             self._buffer.clear()
-        if self.services.budget.ledger is not None:
-            self.services.budget.checkpoint()  # the ledger, and its journal emptied
-        else:
-            save_spend(self.out, self.services.budget.spent)
+        self.services.budget.checkpoint()  # the run's ledger, and its journal emptied
 
 
 def _wait_forwarding_interrupts(run: _LiveExecution) -> None:
