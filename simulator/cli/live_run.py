@@ -68,7 +68,8 @@ def announce_live_run(summary: LiveRunSummary) -> None:
           f"already done, {summary.total} in the matrix ({summary.seconds:.1f} s) -> "
           f"{summary.run_dir}; {stats.get('requests', 0)} requests, "
           f"{stats.get('cache_hits', 0)} cache hits, {stats.get('provider_errors', 0)} "
-          f"provider errors, {stats.get('reader_errors', 0)} reader errors; run total "
+          f"calls failed after every retry, {stats.get('reader_errors', 0)} unparseable "
+          f"answers; run total "
           f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
     if summary.structured_output:
         print("structured output: " + ", ".join(

@@ -116,13 +116,14 @@ class CallBudget:
             self._journal = None
 
     def describe(self) -> str:
-        """``calls 12/100 tok 3.4k`` for the progress bar."""
+        """``run 12/100 calls 3.4k tok``: the run directory's spend against its budget, for
+        the progress bar (beside it, ``sent N`` counts this invocation's requests)."""
         s = self.spent
         calls = f"{s.calls}/{self.max_calls}" if self.max_calls is not None else f"{s.calls}"
         tokens = _short(s.tokens) + (f"/{_short(self.max_tokens)}"
                                      if self.max_tokens is not None else "")
         cost = f" ${s.cost_usd:.2f}" if s.cost_usd else ""
-        return f"calls {calls} tok {tokens}{cost}"
+        return f"run {calls} calls {tokens} tok{cost}"
 
 
 def journal_of(ledger: Path) -> Path:

@@ -29,8 +29,8 @@ BROKEN_KINDS: dict[str, tuple[str, bool]] = {
 }
 """kind -> (reason, retryable). Every kind is retryable: a broken body is a property of
 the server or a proxy at that moment, not of the request, so the same request may succeed.
-Output cut off at the token limit is not a wire fault; the reader classifies it
-(``truncated``, not retryable)."""
+Output cut off at the token limit is not a wire fault: it is the model's output, and a
+reader error when it holds no answer (simulator/readers/chat_output.py)."""
 
 
 class BrokenResponse(Exception):

@@ -159,13 +159,11 @@ class ChatReader:
         tokens_out = int(usage.get("output_tokens", 0))
         cost = svc.cost(self.name, tokens_in, tokens_out)
         svc.budget.add_usage(tokens_in, tokens_out, cost)
+        # a reply cut off at the token limit before it held an answer is the model's
+        # output at this run's --max-output-tokens, and unparseable: a reader error, since
+        # the same request is cut the same way every time it is sent (a provider error
+        # would be re-sent on every resume and never settle)
         parsed = parse_answer(message, method)
-        if parsed.reader_error and cut_off(message):
-            svc.stats.add("provider_errors")
-            return ReaderResult(answer=unknown_answer(f"provider error: {TRUNCATED}"),
-                                prompt_hash=prompt_hash, provider_error=True,
-                                input_tokens=tokens_in, output_tokens=tokens_out,
-                                cost_usd=cost, latency_ms=_ms_since(started))
         if parsed.reader_error:
             svc.stats.add("reader_errors")
         return ReaderResult(answer=scrubbed(parsed.answer), prompt_hash=prompt_hash,
@@ -209,19 +207,6 @@ def scrubbed(answer: AgentAnswer) -> AgentAnswer:
     if citations != answer.citations:
         clean["citations"] = citations
     return answer.model_copy(update=clean) if clean else answer
-
-
-TRUNCATED = "unusable response (truncated): cut off at the output token limit"
-"""A reply that stopped at the token limit before it held an answer. Not retried within
-the run (the same request would be cut the same way); retried on resume like any
-provider error; a larger ``--max-output-tokens`` is a new run."""
-
-
-def cut_off(message: AIMessage) -> bool:
-    """The reply stopped at the output token limit (every provider's spelling)."""
-    meta = message.response_metadata
-    return bool({meta.get("finish_reason"), meta.get("stop_reason")}
-                & {"length", "max_tokens", "MAX_TOKENS"})
 
 
 def _ms_since(started: float) -> float:

@@ -143,7 +143,7 @@ class LiveProgress:
     def postfix(self) -> str:
         stats = self.stats()
         parts = [self.describe()]
-        for name, label in (("requests", "calls"), ("cache_hits", "cached"),
+        for name, label in (("requests", "sent"), ("cache_hits", "cached"),
                             ("provider_errors", "provider err"),
                             ("reader_errors", "reader err")):
             if stats.get(name):

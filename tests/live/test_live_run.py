@@ -114,8 +114,10 @@ def test_a_spent_call_budget_stops_cleanly_and_a_larger_one_resumes_without_repe
                             progress=False, sleep=sleeps.append)
     assert first.stopped == "budget" and first.exit_code == 3
     assert "call budget spent (5 of 5 calls)" in first.message and "resume" in first.message
-    # the preflight is a request too, and counted
-    assert first.written == 4 and len(fake.requests) == 5 and load_spend(out).calls == 5
+    # the preflight is a request too, and counted; records run task by task, so each of
+    # the 4 calls also answered its task's other mode (clean's strict and repair share it)
+    assert len(fake.requests) == 5 and load_spend(out).calls == 5
+    assert first.stats["requests"] == 4 and first.written == 8 == 4 + first.stats["shared"]
 
     again = run_live_matrix(config, out, options=options.model_copy(update={"max_calls": 5}),
                             progress=False, sleep=sleeps.append)
@@ -124,7 +126,7 @@ def test_a_spent_call_budget_stops_cleanly_and_a_larger_one_resumes_without_repe
     done = records(out)
     last = run_live_matrix(config, out, options=options.model_copy(update={"max_calls": 100}),
                            progress=False, sleep=sleeps.append)
-    assert last.stopped is None and last.written == last.total - 4
+    assert last.stopped is None and last.written == last.total - 8
     # one call per record, none repeated; with the cache off, a record whose prompt was
     # already sent in the same invocation (its strict/repair pair) shares that call
     assert len(fake.calls) == 4 + last.stats["requests"]
@@ -140,7 +142,9 @@ def test_a_token_budget_stops_the_run_too(
                                                    max_tokens=300),
                               progress=False, sleep=sleeps.append)
     assert summary.stopped == "budget" and "token budget" in summary.message
-    assert summary.written == 3 and summary.spent.tokens == 360
+    # 3 calls (120 tokens each), each shared by its task's strict and repair records
+    assert summary.stats["requests"] == 3 and summary.spent.tokens == 360
+    assert summary.written == 6 == 3 + summary.stats["shared"]
 
 
 def test_ctrl_c_finishes_in_flight_records_and_leaves_a_resumable_store(

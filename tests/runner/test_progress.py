@@ -49,7 +49,7 @@ def run(tmp_path_factory: pytest.TempPathFactory,
 
 
 def _progress(todo: list[Cell], stream: io.StringIO, clock: Clock, **kw: object) -> LiveProgress:
-    return LiveProgress(todo, 0, enabled=None, describe=lambda: "calls 5/100",
+    return LiveProgress(todo, 0, enabled=None, describe=lambda: "run 5/100 calls",
                         stats=lambda: {"requests": 5, "provider_errors": 1}, stream=stream,
                         clock=clock, interval=30.0, **kw)  # type: ignore[arg-type]
 
@@ -68,8 +68,8 @@ def test_off_a_terminal_a_status_line_comes_every_interval_and_at_the_end(
     lines = stream.getvalue().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"layerrag: 1/{len(todo)} records")
-    assert "0:30 elapsed" in lines[0] and "calls 5/100" in lines[0]
-    assert "provider err 1" in lines[0]
+    assert "0:30 elapsed" in lines[0] and "run 5/100 calls" in lines[0]
+    assert "sent 5" in lines[0] and "provider err 1" in lines[0]
     progress.close()
     assert len(stream.getvalue().splitlines()) == 2
 
