@@ -319,8 +319,8 @@ def task_major(todo: list[Cell]) -> list[Cell]:
     """``todo`` task by task: every record of a task's first, in matrix order within it.
 
     Why not the matrix order (scenario by scenario): the records that send the same prompt
-    (strict and repair of a scenario that leaves the evidence alone, the other models'
-    arms) start together and share one call; a run stopped early (budget, Ctrl-C) holds
+    (strict and repair of a scenario that leaves the evidence alone, arms whose policies
+    pass the same evidence) start together and share one call; a run stopped early (budget, Ctrl-C) holds
     every scenario, mode and arm of the tasks it reached, so its paired comparisons are
     whole; and the progress's ETA sees every kind of record from the start instead of
     guessing the later scenarios' share of cached and no-prompt records (a scenario-major
