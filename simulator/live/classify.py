@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import email.utils
 import json
+import sys
 import time
 import traceback
 from collections.abc import Iterator
 
-import anthropic
 import httpx
 import httpx2
-import openai
 from langchain_core.exceptions import ModelError
 
 from simulator.live.wire import BrokenResponse
@@ -38,8 +37,21 @@ _READ_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Sto
 
 _TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (
     httpx2.TransportError, httpx.TransportError, TimeoutError, ConnectionError,
-    openai.APIConnectionError, anthropic.APIConnectionError,  # timeouts included
 )
+_SDK_TRANSPORT_ERRORS = ("openai", "anthropic")
+"""SDKs whose ``APIConnectionError`` (timeouts included) is a transport error too."""
+
+
+def _transport_errors() -> tuple[type[BaseException], ...]:
+    """The transport error types, the provider SDKs' among them.
+
+    Only SDKs already imported are looked at: an SDK's error cannot be raised before its
+    package is, and importing every SDK here cost each live run (and ``layerrag list
+    readers``) ~3 s for the providers it never calls.
+    """
+    sdk_errors = tuple(module.APIConnectionError for name in _SDK_TRANSPORT_ERRORS
+                       if (module := sys.modules.get(name)) is not None)
+    return _TRANSPORT_ERRORS + sdk_errors
 
 
 def _chain(error: BaseException) -> Iterator[BaseException]:
@@ -102,7 +114,7 @@ def is_provider_error(error: BaseException) -> bool:
     if broken_response(error) is not None:
         return True
     for exc in _chain(error):
-        if isinstance(exc, (ModelError, *_TRANSPORT_ERRORS)):
+        if isinstance(exc, (ModelError, *_transport_errors())):
             return True
         module = type(exc).__module__.split(".")[0]
         if module in ("openai", "anthropic", "google", "langchain_google_genai"):
@@ -120,7 +132,8 @@ def is_retryable(error: BaseException) -> bool:
     status = status_of(error)
     if status is not None:
         return status in RETRYABLE_STATUS
-    return any(isinstance(exc, _TRANSPORT_ERRORS) for exc in _chain(error))
+    transport = _transport_errors()
+    return any(isinstance(exc, transport) for exc in _chain(error))
 
 
 def is_fatal(error: BaseException) -> bool:

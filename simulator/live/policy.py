@@ -35,7 +35,7 @@ class RetryPolicy(BaseModel):
     """Cap on one wait, a server's ``Retry-After`` included."""
 
     def should_retry(self, error: BaseException) -> bool:
-        from simulator.live.classify import is_retryable  # imports every provider SDK
+        from simulator.live.classify import is_retryable
 
         return is_retryable(error)
 

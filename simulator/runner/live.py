@@ -320,11 +320,11 @@ def task_major(todo: list[Cell]) -> list[Cell]:
 
     Why not the matrix order (scenario by scenario): the records that send the same prompt
     (strict and repair of a scenario that leaves the evidence alone, arms whose policies
-    pass the same evidence) start together and share one call; a run stopped early (budget, Ctrl-C) holds
-    every scenario, mode and arm of the tasks it reached, so its paired comparisons are
-    whole; and the progress's ETA sees every kind of record from the start instead of
-    guessing the later scenarios' share of cached and no-prompt records (a scenario-major
-    small-model run estimated 40 minutes for a run that took 8).
+    pass the same evidence) start together and share one call; a run stopped early
+    (budget, Ctrl-C) holds every scenario, mode and arm of the tasks it reached, so its
+    paired comparisons are whole; and the progress's ETA sees every kind of record from
+    the start instead of guessing the later scenarios' share of cached and no-prompt
+    records (a scenario-major small-model run estimated 40 minutes for a run that took 8).
     """
     position: dict[str, int] = {}
     for cell in todo:
