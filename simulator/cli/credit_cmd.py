@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.cli.live_options import add_live_options
+from simulator.cli.live_options import add_live_options, add_source_priority_option
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option, build_config
@@ -67,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         note="; with --run, the pipeline the run was made with")
     add_agent_option(parser)
     add_plugin_option(parser)
+    add_source_priority_option(parser)
     add_live_options(parser)
     parser.set_defaults(func=_credit)
 
@@ -94,6 +95,13 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
         if args.pipeline not in (None, pipeline):
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
+        if args.source_priority is not None:
+            with RunStore(args.run, create=False) as store:
+                theirs = ((store.manifest() or {}).get("config") or {}).get("source_priority")
+            if theirs != args.source_priority:
+                raise UsageError(f"{args.run} was run with --source-priority "
+                                 f"{theirs or '(none)'}, not {args.source_priority}; use "
+                                 "another --run directory")
         return records, pipeline, RecordsRun(0, True)
     generation = generation_for(args, (args.model,))
     config = build_config(models=(args.model,), scenarios=_scenarios_for(args.policy),
@@ -101,7 +109,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
                           arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
                           spec=str(args.spec) if args.spec else None, base_url=args.base_url,
                           pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent,
-                          generation=generation)
+                          generation=generation, source_priority=args.source_priority)
     progress = False if args.no_progress else None
 
     def run_and_read(run_dir: Path) -> tuple[list[Any] | None, str, RecordsRun]:

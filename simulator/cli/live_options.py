@@ -25,6 +25,17 @@ from simulator.live.policy import RetryPolicy
 _OFF = ("off", "none", "no")
 
 
+def add_source_priority_option(parser: argparse.ArgumentParser) -> None:
+    """``--source-priority`` (RAG-Stress's instruction to chat models), for every command
+    that runs records: it changes prompts, so it is part of the run id when given."""
+    from simulator.vocabulary import SOURCE_PRIORITIES
+
+    parser.add_argument("--source-priority", choices=SOURCE_PRIORITIES, default=None,
+                        help="RAG-Stress source-priority instruction for chat models: strict "
+                             "(rely on the documents) or soft (they may be wrong); part of "
+                             "the run id (docs/misleading.md)")
+
+
 def add_live_options(parser: argparse.ArgumentParser) -> None:
     """The live options. None has a parser default (each is absent unless given, and the
     functions below fill in the defaults), so :func:`given_live_options` can tell which

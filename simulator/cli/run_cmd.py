@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from simulator.agent.pipelines import PIPELINE_HELP
 from simulator.cli.live_options import (
     add_live_options,
+    add_source_priority_option,
     generation_from_args,
     given_live_options,
     live_options_from_args,
@@ -28,7 +29,6 @@ from simulator.vocabulary import (
     DEFAULT_TOP_K,
     SCENARIO_GROUPS,
     SCENARIO_NAMES,
-    SOURCE_PRIORITIES,
 )
 
 EXAMPLES = """examples:
@@ -98,10 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help=f"'all' or a comma list of {', '.join(SCENARIO_NAMES)}; "
                              "'misleading' is clean and the three misleading_* positions "
                              "(docs/misleading.md)")
-    parser.add_argument("--source-priority", choices=SOURCE_PRIORITIES, default=None,
-                        help="RAG-Stress source-priority instruction for chat models: strict "
-                             "(rely on the documents) or soft (they may be wrong); part of "
-                             "the run id")
+    add_source_priority_option(parser)
     parser.add_argument("--modes", default=",".join(CONTRACT_MODES),
                         help="comma list of strict, repair (default both)")
     parser.add_argument("--arms", default="uncontrolled",
@@ -137,13 +134,18 @@ def build_config(**fields: Any) -> RunConfig:
     try:
         return RunConfig(**fields)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        name = str(first["loc"][0]) if first["loc"] else ""
-        why = first["msg"].removeprefix("Value error, ")
-        if name not in _CONFIG_FLAGS:  # a rule across fields names its option itself
-            raise UsageError(why) from None
-        raise UsageError(f"{_CONFIG_FLAGS[name]} {fields.get(name)!r}: "
-                         f"{why[:1].lower()}{why[1:]}") from None
+        raise config_error(exc, fields) from None
+
+
+def config_error(exc: ValidationError, fields: dict[str, Any]) -> UsageError:
+    """The one-line usage error for a :class:`RunConfig` that refused ``fields``."""
+    first = exc.errors()[0]
+    name = str(first["loc"][0]) if first["loc"] else ""
+    why = first["msg"].removeprefix("Value error, ")
+    if name not in _CONFIG_FLAGS:  # a rule across fields names its option itself
+        return UsageError(why)
+    return UsageError(f"{_CONFIG_FLAGS[name]} {fields.get(name)!r}: "
+                      f"{why[:1].lower()}{why[1:]}")
 
 
 def config_from_args(args: argparse.Namespace) -> RunConfig:

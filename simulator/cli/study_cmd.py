@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from simulator.cli.live_options import add_live_options
+from simulator.cli.live_options import add_live_options, add_source_priority_option
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
 from simulator.cli.run_cmd import add_agent_option, add_pipeline_option
@@ -53,6 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_pipeline_option(focused)
     add_agent_option(focused)
     add_plugin_option(focused)
+    add_source_priority_option(focused)
     add_live_options(focused)
     focused.set_defaults(func=_focused)
 
@@ -68,7 +69,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _focused(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
     from simulator.cli.live_run import explain_provider_errors, generation_for, run_records
+    from simulator.cli.run_cmd import config_error
     from simulator.corpus import build_corpus
     from simulator.evaluation.render import study_markdown
     from simulator.evaluation.study import read_study, select_tasks, study_config
@@ -78,9 +82,13 @@ def _focused(args: argparse.Namespace) -> int:
     generation = generation_for(args, (args.model,))
     corpus = build_corpus(spec, args.seed)
     rows = select_tasks(corpus, seed=args.seed)
-    config = study_config(rows, model=args.model, seed=args.seed, spec=spec,
-                          base_url=args.base_url, pipeline=args.pipeline, agent=args.agent,
-                          generation=generation)
+    fields = {"model": args.model, "seed": args.seed, "spec": spec, "base_url": args.base_url,
+              "pipeline": args.pipeline, "agent": args.agent, "generation": generation,
+              "source_priority": args.source_priority}
+    try:
+        config = study_config(rows, **fields)
+    except ValidationError as exc:  # e.g. --base-url with the deterministic reader
+        raise config_error(exc, fields) from None
     ran = run_records(config, args.out, args, corpus=corpus,
                       progress=False if args.no_progress else None)
     if not ran.complete:  # stopped (budget, Ctrl-C): re-run the command to resume

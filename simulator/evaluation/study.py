@@ -25,7 +25,7 @@ from simulator.runner.config import RunConfig
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 from simulator.stats.arms import ArmCell, arm_table
-from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE, SCENARIO_NAMES
+from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE, SCENARIO_NAMES, SourcePriority
 
 STUDY_ARMS: tuple[str, ...] = ("uncontrolled", "controlled")
 STUDY_MODE = "strict"
@@ -84,13 +84,15 @@ class FocusedStudy(BaseModel):
 def study_config(task_rows: Sequence[int], *, model: str = "deterministic", seed: int = 0,
                  spec: str | None = None, base_url: str | None = None,
                  pipeline: str = DEFAULT_PIPELINE, agent: str = DEFAULT_AGENT,
-                 generation: dict[str, Any] | None = None) -> RunConfig:
+                 generation: dict[str, Any] | None = None,
+                 source_priority: SourcePriority | None = None) -> RunConfig:
     """The run configuration of the focused study on ``task_rows`` (``generation``: a live
-    model's settings, e.g. its structured-output method; part of the run id)."""
+    model's settings, e.g. its structured-output method; ``source_priority``: RAG-Stress's
+    instruction to chat models; both part of the run id)."""
     return RunConfig(models=(model,), scenarios=SCENARIO_NAMES, modes=(STUDY_MODE,),
                      arms=STUDY_ARMS, task_rows=tuple(task_rows), seed=seed, spec=spec,
                      base_url=base_url, pipeline=pipeline, agent=agent,
-                     generation=generation or {})
+                     generation=generation or {}, source_priority=source_priority)
 
 
 def select_tasks(corpus: Corpus, *, seed: int = 0) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ import pytest
 
 from simulator.cli.main import main
 from simulator.runner.store import RunStore
+from simulator.vocabulary import SOURCE_PRIORITY_INSTRUCTIONS
 from tests.conftest import TINY_SPEC
 from tests.live.fake_provider import Answer, FakeProvider, Request, Status
 
@@ -116,3 +117,42 @@ def test_credit_takes_the_live_options_and_shows_provider_errors(
     clean = next(line for line in out.splitlines() if line.startswith("| clean |"))
     assert clean.split(" | ")[-2] == "6"  # 3 tasks x 2 arms, every call failed
     assert "neither S nor safe" in out
+
+
+def test_study_focused_sends_the_source_priority_instruction(
+        tmp_path: Path, fake: FakeProvider, canary_keys: dict,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = study(fake, tmp_path / "study", "--source-priority", "soft")
+    assert code == 0, capsys.readouterr().err
+    records = [r for r in fake.calls if "preflight marker policy" not in r.prompt]
+    assert records and all(SOURCE_PRIORITY_INSTRUCTIONS["soft"] in r.prompt for r in records)
+    with RunStore(tmp_path / "study", create=False) as store:
+        assert (store.manifest() or {})["config"]["source_priority"] == "soft"
+
+
+def test_credit_sends_the_source_priority_instruction_and_checks_a_read_run(
+        tmp_path: Path, fake: FakeProvider, canary_keys: dict,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["credit", "--policy", "evidence_integrity", "--model", "openai:m1",
+            "--base-url", fake.url, "--spec", str(TINY_SPEC), "--tasks", "2",
+            "--timeout", "2", "--backoff", "0", "--cache", "off", "--replicates", "50",
+            "--no-progress", "--run", str(tmp_path / "c")]
+    assert main([*argv, "--source-priority", "strict"]) == 0, capsys.readouterr().err
+    records = [r for r in fake.calls if "preflight marker policy" not in r.prompt]
+    assert records and all(SOURCE_PRIORITY_INSTRUCTIONS["strict"] in r.prompt
+                           for r in records)
+    capsys.readouterr()
+    assert main([*argv, "--source-priority", "soft"]) == 2  # the run read is strict's
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--source-priority strict, not soft" in err
+
+
+@pytest.mark.parametrize("option", [["--source-priority", "strict"],
+                                    ["--base-url", "http://127.0.0.1:9/v1"]])
+def test_a_chat_only_option_for_a_deterministic_study_is_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]) -> None:
+    code = main(["study", "focused", "--out", str(tmp_path / "s"), "--spec", str(TINY_SPEC),
+                 "--no-progress", *option])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "deterministic reader" in err
+    assert not (tmp_path / "s").exists()
