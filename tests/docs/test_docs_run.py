@@ -38,6 +38,7 @@ def blocks(language: tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 PYTHON = blocks(("python",))
+OPERATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "$("})
 SHELL = blocks(("bash", "sh", "shell", "console"))
 
 
@@ -47,10 +48,17 @@ def layerrag_commands(block: str) -> list[list[str]]:
     joined = block.replace("\\\n", " ")
     commands = []
     for line in joined.splitlines():
-        for part in re.split(r"&&|;|\|", line):
-            words = shlex.split(part, comments=True)
-            if words and words[0] == "layerrag":
-                commands.append(words[1:])
+        # tokens first, so an operator inside quotes (python -c "a; b") splits nothing
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split, lexer.commenters = True, "#"
+        words: list[str] = []
+        for token in [*lexer, ";"]:
+            if token in OPERATORS:
+                if words and words[0] == "layerrag":
+                    commands.append(words[1:])
+                words = []
+            else:
+                words.append(token)
     return commands
 
 

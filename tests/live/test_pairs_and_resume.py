@@ -8,6 +8,7 @@ unreachable or wrong server stops before anything is written.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import socket
 from collections import defaultdict
@@ -35,6 +36,18 @@ def faulty(seed: int, rate: float):
 
     def handler(request: Request) -> Status | None:
         return Status(500) if not request.is_preflight and rng.random() < rate else None
+    return handler
+
+
+def failing_prompts(share: float):
+    """A handler failing every request of about ``share`` of the prompts with HTTP 500.
+
+    Chosen by the prompt's text, not by the order requests arrive in (which concurrency
+    changes from run to run), so the same prompts fail on every attempt of every run.
+    """
+    def handler(request: Request) -> Status | None:
+        digest = hashlib.sha256(request.prompt.encode()).digest()
+        return Status(500) if not request.is_preflight and digest[0] < share * 256 else None
     return handler
 
 
@@ -74,7 +87,7 @@ def test_a_rerun_retries_only_the_failed_calls_and_exits_0_once_they_succeed(
     argv = ["run", "--out", str(out), "--spec", str(TINY_SPEC), "--model", "openai:m1",
             "--timeout", "2", "--backoff", "0", "--no-progress", "--cache", cache,
             "--scenarios", "clean,conflicting_evidence", "--format", "none"]
-    with FakeProvider(handler=faulty(seed=5, rate=0.5)) as fake:
+    with FakeProvider(handler=failing_prompts(0.3)) as fake:
         assert main([*argv, "--base-url", fake.url]) == 4
         failed = [r for r in stored(out) if r.provider_error]
         err = capsys.readouterr().err
