@@ -88,7 +88,7 @@ def _focused(args: argparse.Namespace) -> int:
     try:
         config = study_config(rows, **fields)
     except ValidationError as exc:  # e.g. --base-url with the deterministic reader
-        raise config_error(exc, fields) from None
+        raise config_error(exc, {**fields, "models": (args.model,)}) from None
     ran = run_records(config, args.out, args, corpus=corpus,
                       progress=False if args.no_progress else None)
     if not ran.complete:  # stopped (budget, Ctrl-C): re-run the command to resume
