@@ -85,23 +85,22 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
     if args.pipeline is not None:
         check_pipeline(args.pipeline)
 
-    def read(run_dir: Path) -> tuple[list[Any], str]:
+    def read(run_dir: Path) -> tuple[list[Any], dict[str, Any]]:
         with RunStore(run_dir, create=False) as store:
-            return list(store.records()), pipeline_of(store.manifest())
+            return list(store.records()), store.manifest() or {}
 
     check_output_dir(args.run, "--run")
     if args.run is not None and (args.run / STORE_FILE).is_file():
-        records, pipeline = read(args.run)
+        records, manifest = read(args.run)
+        pipeline = pipeline_of(manifest)
         if args.pipeline not in (None, pipeline):
             raise UsageError(f"{args.run} was run with --pipeline {pipeline}, not "
                              f"{args.pipeline}; use another --run directory")
-        if args.source_priority is not None:
-            with RunStore(args.run, create=False) as store:
-                theirs = ((store.manifest() or {}).get("config") or {}).get("source_priority")
-            if theirs != args.source_priority:
-                raise UsageError(f"{args.run} was run with --source-priority "
-                                 f"{theirs or '(none)'}, not {args.source_priority}; use "
-                                 "another --run directory")
+        theirs = (manifest.get("config") or {}).get("source_priority")
+        if args.source_priority not in (None, theirs):
+            raise UsageError(f"{args.run} was run with --source-priority "
+                             f"{theirs or '(none)'}, not {args.source_priority}; use "
+                             "another --run directory")
         return records, pipeline, RecordsRun(0, True)
     generation = generation_for(args, (args.model,))
     config = build_config(models=(args.model,), scenarios=_scenarios_for(args.policy),
@@ -116,7 +115,8 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
         ran = run_records(config, run_dir, args, progress=progress)
         if not ran.complete:
             return None, config.pipeline, ran
-        return (*read(run_dir), ran)
+        records, manifest = read(run_dir)
+        return records, pipeline_of(manifest), ran
 
     if args.run is not None:
         return run_and_read(args.run)

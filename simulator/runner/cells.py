@@ -247,25 +247,27 @@ class MatrixRunner:
 
     def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
         reader = self.readers[cell.model]
+        registered = {d: self.corpus.document(d).text for d in cell.labels.required_doc_ids}
         record = score_record(
             episode, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
-            arm=cell.arm, latency_ms=latency_ms, agent=cell.agent,
-            registered={d: self.corpus.document(d).text for d in cell.labels.required_doc_ids},
+            arm=cell.arm, latency_ms=latency_ms, agent=cell.agent, registered=registered,
         )
-        return self._misleading(cell, record)
+        return self._misleading(cell, record, registered)
 
-    def _misleading(self, cell: Cell, record: RunRecord) -> RunRecord:
+    def _misleading(self, cell: Cell, record: RunRecord,
+                    registered: dict[str, str]) -> RunRecord:
         """Add what misleading evidence needs: the run's source priority, and under a
-        ``misleading_evidence`` fault whether the designated value was adopted."""
+        ``misleading_evidence`` fault whether the designated value was adopted
+        (``registered``: the registry's text of the required documents, current first)."""
         from simulator.scoring.misleading import misled
 
         update: dict[str, Any] = {}
         if self.config.source_priority is not None:
             update["source_priority"] = self.config.source_priority
         if any(f.name == "misleading_evidence" for f in get_scenario(cell.scenario).faults):
-            current = cell.labels.required_doc_ids[0] if cell.labels.required_doc_ids else None
+            required = cell.labels.required_doc_ids
             update["misled"] = misled(
                 record, cell.labels, seed=self.config.seed,
-                registered_text=self.corpus.document(current).text if current else None)
+                registered_text=registered[required[0]] if required else None)
         return record.model_copy(update=update) if update else record
