@@ -29,9 +29,11 @@ MITIGATION_LAYERS: tuple[MitigationLayer, ...] = get_args(MitigationLayer)
 
 FailureLayer = Literal["contract", "retrieval", "freshness", "completeness", "authorization",
                        "session", "evidence", "metadata", "integrity", "reader", "abstained",
-                       "provider"]
+                       "provider", "agent"]
 """The first layer that explains a strict failure (None when S holds), in diagnosis order
-of the report's failure-layer table."""
+of the report's failure-layer table. ``provider`` and ``agent`` are the run's own failures:
+the provider kept failing, or the agent under test broke (raised, looped, timed out, called
+none of its tools, was stopped by a limit)."""
 FAILURE_LAYERS: tuple[FailureLayer, ...] = get_args(FailureLayer)
 
 Behaviour = Literal["B1", "B2", "B3", "B4", "B5", "B6"]

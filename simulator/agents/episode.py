@@ -3,12 +3,16 @@
 The episode has the shape the pipeline's graph produces (:class:`simulator.agent.state.
 Episode`), filled from the run's :class:`~simulator.agents.harness.Recorder` (every search
 the agent made, after the contract step; every policy decision) and the agent's final
-answer. An agent that loops past its step budget, submits no answer, calls no tool or
-raises is still a record, with the reason in ``terminated``; it never stops the run.
+answer. An agent that raises, loops past its step budget, outlives the record's time limit,
+calls none of its tools or is stopped by a limit is still a record, and never stops the
+run: an *agent error* (simulator.scoring.verdict), with its one-line reason in
+``terminated`` and in the answer's ``reason``. One that submits nothing readable is a
+reader error, as for chat readers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -27,6 +31,7 @@ from simulator.corpus.model import Task
 from simulator.errors import LayerragError
 from simulator.live.discipline import ProviderFailed
 from simulator.live.secrets import scrub
+from simulator.live.threads import in_worker_thread
 from simulator.readers.base import ReaderResult
 
 RECURSION_LIMIT = 40
@@ -42,23 +47,42 @@ def agent_input(task: Task, instructions: str = "") -> dict[str, Any]:
     return {"messages": [HumanMessage(task_message(task, instructions))]}
 
 
-def run_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
-    """The finished episode of ``ctx``'s record through ``graph``."""
+def run_tool_agent(graph: Any, ctx: ToolRunContext, *,
+                   timeout: float | None = None) -> Episode:
+    """The finished episode of ``ctx``'s record through ``graph``, invoked synchronously
+    (``graph.invoke``) under a time limit of ``timeout`` seconds (None: none)."""
+    from simulator.live.loop import run_blocking
+
+    return run_blocking(arun_tool_agent(graph, ctx, timeout=timeout, sync=True))
+
+
+async def arun_tool_agent(graph: Any, ctx: ToolRunContext, *, timeout: float | None = None,
+                          sync: bool = False) -> Episode:
+    """The finished episode of ``ctx``'s record through ``graph``.
+
+    ``sync``: invoke the graph with ``invoke`` on a worker thread (a graph whose middleware
+    has only the synchronous hooks; simulator/agents/preflight.py finds out), else await
+    ``ainvoke``.
+    A run that outlives ``timeout`` seconds is an agent error; its thread, if it has one,
+    cannot be stopped and is left behind (simulator/live/threads.py never waits for it).
+    """
+    inputs = agent_input(ctx.task, ctx.instructions)
+    config = {"recursion_limit": RECURSION_LIMIT}
+    if sync:
+        call: Any = in_worker_thread(graph.invoke, inputs, context=ctx, config=config)
+    else:
+        call = graph.ainvoke(inputs, context=ctx, config=config)
+    task = asyncio.ensure_future(call)
     try:
-        final = graph.invoke(agent_input(ctx.task, ctx.instructions), context=ctx,
-                             config={"recursion_limit": RECURSION_LIMIT})
-    except (LayerragError, KeyboardInterrupt):
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
         raise
-    except Exception as exc:  # a user's agent failing is its record's outcome
-        return _failed(ctx, exc)
-    return episode_of(ctx, final, None)
-
-
-async def arun_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
-    """Async twin of :func:`run_tool_agent` (live models: the call is awaited)."""
+    if not done:
+        task.cancel()
+        return agent_failed(ctx, f"the agent exceeded the record time limit of {timeout:g} s")
     try:
-        final = await graph.ainvoke(agent_input(ctx.task, ctx.instructions), context=ctx,
-                                    config={"recursion_limit": RECURSION_LIMIT})
+        final = task.result()
     except (LayerragError, KeyboardInterrupt):
         raise
     except Exception as exc:  # a user's agent failing is its record's outcome
@@ -67,30 +91,50 @@ async def arun_tool_agent(graph: Any, ctx: ToolRunContext) -> Episode:
 
 
 def _failed(ctx: ToolRunContext, exc: Exception) -> Episode:
-    """The episode of a run that did not finish: out of steps, the provider, or a bug."""
+    """The episode of a run that did not finish: the provider, out of steps, or a bug."""
     if isinstance(exc, ProviderFailed):
         return episode_of(ctx, None, str(exc), provider_error=True)
     if isinstance(exc, GraphRecursionError):
-        return episode_of(ctx, None, f"step budget of {RECURSION_LIMIT} exceeded")
-    text = scrub(str(exc))[:160]  # a library's message may quote a body that echoes a key
-    return episode_of(ctx, None, f"the agent raised {type(exc).__name__}: {text}")
+        return agent_failed(ctx, f"the agent exceeded its step budget of {RECURSION_LIMIT}")
+    return agent_failed(ctx, f"the agent raised {described(exc)}")
+
+
+def described(exc: BaseException) -> str:
+    """``Kind: first line of the message`` (160 characters at most), scrubbed of known keys:
+    a library's message may quote a body that echoes one."""
+    text = scrub(str(exc)).strip()
+    first = text.splitlines()[0][:160] if text else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def agent_failed(ctx: ToolRunContext, reason: str) -> Episode:
+    """The episode of an agent that broke (an agent error, never an abstention)."""
+    return episode_of(ctx, None, reason, agent_error=True)
 
 
 def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | None, *,
-               provider_error: bool = False) -> Episode:
-    """The episode of a finished run (``final`` is None when it did not finish)."""
+               provider_error: bool = False, agent_error: bool = False) -> Episode:
+    """The episode of a finished run (``final`` is None when it did not finish).
+
+    A run that finished can still be an agent error: it called none of the tools it was
+    given, or a limit middleware (LangChain's ``ModelCallLimitMiddleware`` or
+    ``ToolCallLimitMiddleware`` with ``exit_behavior="end"``) stopped it.
+    """
     recorder = ctx.recorder
     messages: list[BaseMessage] = list((final or {}).get("messages", []))
+    if error is None and final is not None and recorder.terminated is None:
+        error = limit_stop(messages) or (None if recorder.tool_calls else
+                                         "the agent called none of the tools it was given")
+        agent_error = error is not None
     terminated = recorder.terminated or error
     unparseable = False
-    if recorder.terminated is not None:
+    if recorder.terminated is not None and not (agent_error or provider_error):
         answer = unknown_answer(recorder.terminated)
     elif error is not None:
         answer = unknown_answer(error)
+        terminated = error
     else:
         answer, unparseable = final_answer(final or {}, messages)
-        if not recorder.tool_calls:
-            terminated = "the agent called no tool"
     observations = recorder.observations
     return Episode(
         question=ctx.task.question, answer_format=ctx.task.answer_format, next="done",
@@ -101,15 +145,33 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
         instructions="",  # a policy's instructions reach the agent in the notes (harness.py)
         decision=recorder.policy_steps[-1].action if recorder.policy_steps else None,
         terminated=terminated, answer=answer,
-        reader_result=(_model_result(answer, messages, unparseable) if messages else
-                       _provider_error(ctx, answer) if provider_error else None))
+        reader_result=(_run_error(ctx, answer, provider_error=True) if provider_error else
+                       _run_error(ctx, answer, agent_error=True) if agent_error else
+                       _model_result(answer, messages, unparseable) if messages else None))
 
 
-def _provider_error(ctx: ToolRunContext, answer: AgentAnswer) -> ReaderResult:
-    """The model side of a record whose provider kept failing: no tokens, an error."""
+def _run_error(ctx: ToolRunContext, answer: AgentAnswer, *, provider_error: bool = False,
+               agent_error: bool = False) -> ReaderResult:
+    """The model side of a record whose provider kept failing, or whose agent broke: the
+    hash of what the agent was given, no tokens, the error."""
     body = json.dumps([PROMPT_VERSION, task_message(ctx.task, ctx.instructions)])
-    return ReaderResult(answer=answer, provider_error=True,
+    return ReaderResult(answer=answer, provider_error=provider_error, agent_error=agent_error,
                         prompt_hash=hashlib.sha256(body.encode()).hexdigest()[:16])
+
+
+_LIMIT_STOP = re.compile(r"^(Model call limits exceeded: |('[^']*' tool|Tool) call limit "
+                         r"reached: )")
+"""The final messages LangChain's limit middleware writes when it ends a run."""
+
+
+def limit_stop(messages: list[BaseMessage]) -> str | None:
+    """``the agent was stopped by a limit: ...`` when the run's last message is one a
+    LangChain limit middleware wrote on ending it, else None."""
+    last = messages[-1] if messages else None
+    text = str(last.content) if isinstance(last, AIMessage) else ""
+    if not _LIMIT_STOP.match(text):
+        return None
+    return f"the agent was stopped by a limit: {text.splitlines()[0][:160]}"
 
 
 def final_answer(final: dict[str, Any], messages: list[BaseMessage]

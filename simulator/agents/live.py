@@ -49,8 +49,21 @@ class LiveCallMiddleware(AgentMiddleware):
         self.generation, self.services = generation, services
 
     def wrap_model_call(self, request: ModelRequest, handler: Any) -> Any:
-        raise UsageError("a live tool-calling agent runs with ainvoke (the live runner "
-                         "does this); invoke is not supported")
+        """The same discipline for a graph invoked synchronously (a user middleware with
+        only sync hooks; simulator/agents/preflight.py): the call runs on the live loop,
+        as every provider call of the run does, while this worker thread waits for it."""
+        from simulator.live.loop import on_live_loop, submit
+        from simulator.live.threads import in_worker_thread
+
+        if on_live_loop():
+            raise UsageError("a live tool-calling agent invoked on the live loop must be "
+                             "awaited (ainvoke)")
+
+        async def sent(req: ModelRequest) -> ModelResponse:
+            response: ModelResponse = await in_worker_thread(handler, req)
+            return response
+
+        return submit(self.awrap_model_call(request, sent)).result()
 
     async def awrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
         """The call's outcome, shared by every identical call of the run (a provider

@@ -35,6 +35,19 @@ def row_problem(row: ArchiveRow) -> str | None:
                 "(expected 'provider')")
     if row.failure_layer == "provider" and not row.provider_error:
         return "field 'failure_layer': 'provider' without a provider error"
+    if row.agent_error and row.provider_error:
+        return "field 'agent_error': true on a provider error (the provider failed first)"
+    if row.agent_error and row.failure_layer != "agent":
+        return (f"field 'failure_layer': {row.failure_layer!r} on an agent error "
+                "(expected 'agent')")
+    if row.failure_layer == "agent" and not row.agent_error:
+        return "field 'failure_layer': 'agent' without an agent error"
+    if row.agent_error and (row.S or row.abstained or row.safe_resolution):
+        what = "S" if row.S else "abstained" if row.abstained else "safe_resolution"
+        return (f"field {what!r}: true on an agent error (a broken agent neither succeeds, "
+                "abstains nor is safe)")
+    if row.reader_error and row.agent_error:
+        return "field 'reader_error': true on an agent error (a broken agent left no output)"
     if row.reader_error and row.provider_error:
         return "field 'reader_error': true on a provider error (a failed call has no output)"
     if row.reader_error and not row.S and row.failure_layer != "reader":
@@ -61,8 +74,9 @@ def _behaviour_problem(row: ArchiveRow) -> str | None:
     label = row.behaviour
     if label is None:
         return None
-    if row.provider_error or row.reader_error:
-        return f"field 'behaviour': {label!r} on a provider or reader error (nothing to label)"
+    if row.provider_error or row.agent_error or row.reader_error:
+        return (f"field 'behaviour': {label!r} on a provider, agent or reader error (nothing "
+                "to label)")
     if label in ("B1", "B3") and row.abstained:
         return f"field 'behaviour': {label!r} (an answer) on an abstention"
     if label == "B2" and not row.abstained:

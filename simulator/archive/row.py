@@ -54,6 +54,7 @@ ALLOWLIST: tuple[tuple[str, Any] | tuple[str, Any, Any], ...] = (
     ("safe_resolution", AS_RECORDED),
     ("provider_error", AS_RECORDED),
     ("reader_error", AS_RECORDED, False),  # unparseable output; written only when some row has it
+    ("agent_error", AS_RECORDED, False),  # the agent under test broke; only when some row has it
     ("failure_layer", AS_RECORDED),
     ("behaviour", AS_RECORDED, None),  # ConInstruct label (scoring/behaviour.py); when labelled
     ("prompt_hash", HashHex | None),  # None when the graph ended before a prompt was built

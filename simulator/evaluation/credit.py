@@ -81,6 +81,8 @@ class ScenarioChange(BaseModel):
     claimed_metric: str | None = None
     provider_errors: int = 0
     """Records of both arms here whose call failed: in the pairs, neither S nor safe."""
+    agent_errors: int = 0
+    """Records of both arms here whose agent under test broke: neither S nor safe."""
     reader_errors: int = 0
     """Records of both arms here whose output was unparseable: neither S nor safe."""
 
@@ -159,6 +161,7 @@ class LayerCredit(BaseModel):
             "arm": self.arm, "baseline": self.baseline, "contract_mode": self.contract_mode,
             "pipeline": self.pipeline, "agent": self.agent,
             "provider_errors": {c.scenario: c.provider_errors for c in self.scenarios},
+            "agent_errors": {c.scenario: c.agent_errors for c in self.scenarios},
             "reader_errors": {c.scenario: c.reader_errors for c in self.scenarios},
         }
 
@@ -220,6 +223,8 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
                        if own else None,
                        provider_errors=sum(getattr(r, "provider_error", False) for r in
                                            (*by_arm[arm][s], *by_arm[baseline][s])),
+                       agent_errors=sum(getattr(r, "agent_error", False) for r in
+                                        (*by_arm[arm][s], *by_arm[baseline][s])),
                        reader_errors=sum(getattr(r, "reader_error", False) for r in
                                          (*by_arm[arm][s], *by_arm[baseline][s])))
         for s in scenarios)

@@ -53,6 +53,8 @@ class ArmSummary(BaseModel):
     provider_errors: int
     """Records whose call failed: in no numerator above (a system that never answered is
     unmeasured, not safe)."""
+    agent_errors: int = 0
+    """Records whose agent under test broke: in no numerator above."""
     reader_errors: int
     """Records whose output was unparseable: in no numerator above."""
 
@@ -131,6 +133,7 @@ def summarize(records: Sequence[RunRecord], task_rows: Sequence[int],
             clean_successes=sum(c.successes for c in clean),
             clean_records=sum(c.records for c in clean),
             provider_errors=sum(c.provider_errors for c in mine),
+            agent_errors=sum(c.agent_errors for c in mine),
             reader_errors=sum(c.reader_errors for c in mine)))
     agents = sorted({r.agent for r in records}) or [DEFAULT_AGENT]
     return FocusedStudy(model=",".join(models), task_rows=tuple(task_rows),

@@ -16,6 +16,8 @@ import threading
 from collections.abc import Coroutine, Iterator
 from typing import Any, Protocol, TypeVar
 
+from simulator.live.threads import use_daemon_threads
+
 T = TypeVar("T")
 
 _lock = threading.Lock()
@@ -28,7 +30,7 @@ def live_loop() -> asyncio.AbstractEventLoop:
     global _loop, _thread
     with _lock:
         if _loop is None:
-            _loop = asyncio.new_event_loop()
+            _loop = use_daemon_threads(asyncio.new_event_loop())
             _thread = threading.Thread(target=_loop.run_forever, name="layerrag-live-loop",
                                        daemon=True)
             _thread.start()
@@ -68,6 +70,7 @@ def blocking_runs() -> Iterator[BlockingRun]:
         asyncio.get_running_loop()
     except RuntimeError:
         with asyncio.Runner() as runner:
+            use_daemon_threads(runner.get_loop())
             yield runner.run
         return
     yield run

@@ -56,6 +56,8 @@ class ReaderResult(BaseModel):
     prompt_hash: str
     reader_error: bool = False
     provider_error: bool = False
+    agent_error: bool = False
+    """The agent under test broke before it answered (simulator/agents/episode.py)."""
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None

@@ -161,6 +161,7 @@ def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
                                         for r in cell) / len(cell),
                     incorrect_interventions=wrong[(arm, scenario, mode)],
                     provider_errors=sum(r.provider_error for r in cell),
+                    agent_errors=sum(r.agent_error for r in cell),
                     reader_errors=sum(r.reader_error for r in cell)))
     return out
 

@@ -35,13 +35,14 @@ def _arm(arm: ArmReport, suffix: str, label: str) -> list[str]:
         f"Strict success by scenario and contract mode{suffix}. GF: grounded yet not S.",
         f"tab:scenario-mode{label}",
         ["scenario", "mode", "n", "S", "abstain", "grounded", "GF", "safe", "prov. err.",
-         "unparseable"],
+         "agent err.", "unparseable"],
         [[c.scenario, c.contract_mode, str(c.records), proportion(c.success_rate),
           proportion(c.abstention_rate), proportion(c.grounded_rate),
           proportion(c.groundedness_false_positive_rate),
-          proportion(c.safe_resolution_rate), str(c.provider_errors), str(c.reader_errors)]
+          proportion(c.safe_resolution_rate), str(c.provider_errors), str(c.agent_errors),
+          str(c.reader_errors)]
          for c in arm.scenario_modes],
-        "llrrrrrrrr")
+        "llrrrrrrrrr")
     if arm.effects:
         lines += _table(
             f"Paired repair − strict effects in percentage points{suffix}; 95 % intervals: "
@@ -78,10 +79,10 @@ def render_latex(report: Report) -> str:
             "mode. Incorrect interventions: non-answers on records the uncontrolled arm "
             "answered strictly correctly.", "tab:arms",
             ["arm", "scenario", "mode", "n", "S", "safe", "incorrect interventions",
-             "prov. err.", "unparseable"],
+             "prov. err.", "agent err.", "unparseable"],
             [[c.arm, c.scenario, c.contract_mode, str(c.records), proportion(c.S),
               proportion(c.safe_resolution), str(c.incorrect_interventions),
-              str(c.provider_errors), str(c.reader_errors)]
+              str(c.provider_errors), str(c.agent_errors), str(c.reader_errors)]
              for c in report.arm_comparison],
-            "lllrrrrrr")
+            "lllrrrrrrr")
     return "\n".join(lines)

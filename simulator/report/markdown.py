@@ -50,12 +50,13 @@ _table = markdown_table
 
 def _scenario_modes(arm: ArmReport) -> list[str]:
     header = ["scenario", "mode", "records", "S", "abstained", "grounded", "GF", "safe",
-              "provider errors", "unparseable", "prompt hash"]
+              "provider errors", "agent errors", "unparseable", "prompt hash"]
     rows = [[c.scenario, c.contract_mode, str(c.records), proportion(c.success_rate),
              proportion(c.abstention_rate), proportion(c.grounded_rate),
              proportion(c.groundedness_false_positive_rate),
              proportion(c.safe_resolution_rate), str(c.provider_errors),
-             str(c.reader_errors), str(c.with_prompt_hash)] for c in arm.scenario_modes]
+             str(c.agent_errors), str(c.reader_errors), str(c.with_prompt_hash)]
+            for c in arm.scenario_modes]
     return _table(header, rows)
 
 
@@ -204,16 +205,19 @@ SAFE_NOTE = ("safe (safe resolution): S where the record was answerable (the req
              "documents reached the agent intact: valid after the contract step, for the "
              "caller's own session), a structured non-answer (abstain or reject, with a "
              "reason) where it was not; so a strict schema_drift record whose payload the "
-             "contract rejected is safe when it abstains. A provider error or an unparseable "
-             "answer is never safe.")
+             "contract rejected is safe when it abstains. A provider error, an agent error or "
+             "an unparseable answer is never safe.")
 """What "safe" counts (simulator.scoring.metrics.safe_resolution and answerable)."""
 
 ERRORS_NOTE = ("Denominators hold every record, errors included. A provider error (the call "
                "failed after every retry) and an unparseable answer (a reader error: invalid "
                "JSON, off the answer schema, or neither an answer nor an abstention) are "
                "counted in their own columns and in no numerator: neither answered, "
-               "abstained nor safe. In the failure-layer table they are `provider` and "
-               "`unparseable`; `reader` counts parsed answers that were wrong.")
+               "abstained nor safe. So is an agent error (the agent under test raised, "
+               "exceeded its step budget or time limit, called none of its tools or was "
+               "stopped by a limit), never S either. In the failure-layer table they are "
+               "`provider`, `agent` and `unparseable`; `reader` counts parsed answers that "
+               "were wrong.")
 
 
 def _definitions() -> list[str]:
@@ -295,13 +299,14 @@ def _arm_comparison(report: Report) -> list[str]:
         return []
     rows = [[c.arm, c.scenario, c.contract_mode, str(c.records), f"{c.S:.3f}",
              f"{c.safe_resolution:.3f}", str(c.incorrect_interventions),
-             str(c.provider_errors), str(c.reader_errors)]
+             str(c.provider_errors), str(c.agent_errors), str(c.reader_errors)]
             for c in report.arm_comparison]
     return ["## Arms compared", "",
             "Incorrect interventions: non-answers on records the uncontrolled arm answered "
             "strictly correctly (same model, scenario, mode and task).", "",
             *_table(["arm", "scenario", "mode", "records", "S", "safe", "incorrect "
-                     "interventions", "provider errors", "unparseable"], rows, "lllrrrrrr")]
+                     "interventions", "provider errors", "agent errors", "unparseable"], rows,
+                     "lllrrrrrrr")]
 
 
 def _arm_summary(report: Report) -> list[str]:

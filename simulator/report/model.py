@@ -63,6 +63,8 @@ class ScenarioModeCell(_Frozen):
     """Grounded in a retrieved document it cites, yet not a strict success."""
     safe_resolutions: int
     provider_errors: int
+    agent_errors: int = 0
+    """The agent under test broke (raised, looped, timed out, called no tool, was stopped)."""
     reader_errors: int
     """Unparseable output (a reader error), apart from wrong answers."""
     with_prompt_hash: int
@@ -190,6 +192,7 @@ class ArmComparison(_Frozen):
     incorrect_interventions: int
     """Non-answers on records the uncontrolled arm answered strictly correctly (0 for it)."""
     provider_errors: int
+    agent_errors: int = 0
     reader_errors: int
 
 

@@ -20,7 +20,7 @@ from simulator.stats.layers import ordered_modes, target_layer
 
 def scenario_summary(arm: ArmReport) -> list[str]:
     """S, the paired repair − strict effect, safe resolution and GF per scenario, with the
-    provider and reader errors that are in no numerator."""
+    provider, agent and reader errors that are in no numerator."""
     modes = ordered_modes(c.contract_mode for c in arm.scenario_modes)
     cells = {(c.scenario, c.contract_mode): c for c in arm.scenario_modes}
     effects = {e.scenario: e for e in arm.effects}
@@ -37,7 +37,7 @@ def scenario_summary(arm: ArmReport) -> list[str]:
     if effects:
         header += ["Δ S (pp)", "95 % interval"]
     header += [*(f"safe {m}" for m in modes), *(f"GF {m}" for m in modes),
-               "provider errors", "unparseable"]
+               "provider errors", "agent errors", "unparseable"]
     rows = []
     for scenario in scenarios:
         mine = [c for c in arm.scenario_modes if c.scenario == scenario]
@@ -50,6 +50,7 @@ def scenario_summary(arm: ArmReport) -> list[str]:
         row += [*per_mode(scenario, "safe_resolution_rate"),
                 *per_mode(scenario, "groundedness_false_positive_rate"),
                 str(sum(c.provider_errors for c in mine)),
+                str(sum(c.agent_errors for c in mine)),
                 str(sum(c.reader_errors for c in mine))]
         rows.append(row)
     return markdown_table(header, rows)
@@ -69,6 +70,8 @@ def arm_totals(report: Report) -> list[str]:
                      str(sum(c.incorrect_interventions for c in report.arm_comparison
                              if c.arm == name)),
                      str(sum(c.provider_errors for c in cells)),
+                     str(sum(c.agent_errors for c in cells)),
                      str(sum(c.reader_errors for c in cells))])
     return markdown_table(["arm", "records", "S", "safe", "incorrect interventions",
-                           "provider errors", "unparseable"], rows, "lrrrrrr")
+                           "provider errors", "agent errors", "unparseable"], rows,
+                          "lrrrrrrr")

@@ -47,6 +47,7 @@ def scenario_mode_table(rows: Sequence[ArchiveRow]) -> list[ScenarioModeCell]:
             groundedness_false_positives=sum(r.grounded and not r.S for r in cell),
             safe_resolutions=sum(r.safe_resolution and not errored(r) for r in cell),
             provider_errors=sum(r.provider_error for r in cell),
+            agent_errors=sum(r.agent_error for r in cell),
             reader_errors=sum(r.reader_error for r in cell),
             with_prompt_hash=sum(r.prompt_hash is not None for r in cell),
         )

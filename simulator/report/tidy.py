@@ -26,7 +26,7 @@ def _arm_lines(arm: ArmReport) -> Iterator[Line]:
         for metric in ("records", "successes", "success_rate", "abstentions", "abstention_rate",
                        "grounded", "grounded_rate", "groundedness_false_positives",
                        "groundedness_false_positive_rate", "safe_resolutions",
-                       "safe_resolution_rate", "provider_errors", "reader_errors",
+                       "safe_resolution_rate", "provider_errors", "agent_errors", "reader_errors",
                        "with_prompt_hash"):
             yield ("scenario_mode", a, "", "", c.scenario, c.contract_mode, metric,
                    getattr(c, metric), "", "")
@@ -68,7 +68,7 @@ def _arm_lines(arm: ArmReport) -> Iterator[Line]:
 def _comparison_lines(rows: list[ArmComparison]) -> Iterator[Line]:
     for c in rows:
         for metric in ("records", "S", "safe_resolution", "incorrect_interventions",
-                       "provider_errors", "reader_errors"):
+                       "provider_errors", "agent_errors", "reader_errors"):
             yield ("arm_comparison", c.arm, "", "", c.scenario, c.contract_mode, metric,
                    getattr(c, metric), "", "")
 

@@ -64,8 +64,10 @@ class RunSummary:
     seconds: float
 
 
-def validate_config(config: RunConfig) -> None:
-    """Resolve every name before any work, so a typo fails at once with a suggestion."""
+def validate_config(config: RunConfig, agent: AgentSpec | None = None) -> None:
+    """Resolve every name before any work, so a typo fails at once with a suggestion.
+    ``agent``: the agent's spec when the caller holds its factory (a local function handed
+    to ``simulator.testing.evaluate`` cannot be resolved by name)."""
     from policies import get_arm
     from simulator.agent.pipelines import check_pipeline
     from simulator.readers.registry import resolve_reader
@@ -90,7 +92,7 @@ def validate_config(config: RunConfig) -> None:
         raise UsageError("task_rows is empty: name at least one task row")
     if not config.models or not config.scenarios or not config.modes or not config.arms:
         raise UsageError("every axis needs at least one value")
-    spec = resolve_agent(config.agent)
+    spec = agent or resolve_agent(config.agent)
     if spec.kind == "tool_calling" and config.pipeline != DEFAULT_PIPELINE:
         raise UsageError(f"--pipeline {config.pipeline} applies to the pipeline agent only; "
                          f"agent {config.agent!r} makes its own stops")
@@ -121,7 +123,7 @@ class MatrixRunner:
         from simulator.endpoints import PolicyEnvironment
         from simulator.readers.registry import resolve_reader
 
-        validate_config(config)
+        validate_config(config, agent)
         self.config = config
         self.corpus = corpus or build_corpus(config.spec, config.seed)
         unknown = sorted(set(config.task_rows or ()) - {t.row for t in self.corpus.tasks})
@@ -136,23 +138,25 @@ class MatrixRunner:
         self.readers = {m: resolve_reader(m, base_url=config.base_url,
                                           generation=config.generation) for m in config.models}
         self.agent = agent or resolve_agent(config.agent)
+        self.record_timeout = config.record_timeout_seconds
+        self.sync_invoke = False
+        """Invoke the agent with ``invoke`` on a worker thread (set by the preflight)."""
         self.tool_graphs = self._tool_graphs() if self.agent.kind == "tool_calling" else {}
+        if self.tool_graphs:
+            self.sync_invoke = run_blocking(self._preflight())
         self.run_id = config.run_id(self.corpus.corpus_hash)
 
     def _tool_graphs(self) -> dict[str, Any]:
         """One compiled tool-calling agent per model, with layerrag's harness installed."""
-        from middleware import FaultInjectionMiddleware, policy_tools
-        from simulator.agents.harness import PolicyGateMiddleware, RecordingMiddleware
+        from simulator.agents.preflight import built_graph
         from simulator.agents.tool_model import DeterministicToolCallingModel
 
-        factory = self.agent.factory
-        assert factory is not None  # tool-calling agents have one
-        tools = policy_tools(self.env)
-        harness = [PolicyGateMiddleware(), RecordingMiddleware(), FaultInjectionMiddleware()]
+        tools, harness = self._tools_and_harness()
         graphs = {}
         for model, reader in self.readers.items():
             if not is_live((model,)):  # the deterministic reader's tool-calling twin
-                graphs[model] = factory(DeterministicToolCallingModel(), tools, harness)
+                graphs[model] = built_graph(self.agent, DeterministicToolCallingModel(),
+                                            tools, harness)
                 continue
             from simulator.agents.live import LiveCallMiddleware
             from simulator.readers.chat import ChatReader
@@ -162,8 +166,39 @@ class MatrixRunner:
             live = LiveCallMiddleware(model, base_url=self.config.base_url,
                                       generation=reader.settings.model_dump(),
                                       services=reader.services)
-            graphs[model] = factory(reader.chat_model, tools, [live, *harness])
+            graphs[model] = built_graph(self.agent, reader.chat_model, tools, [live, *harness])
         return graphs
+
+    def _tools_and_harness(self) -> tuple[list[Any], list[Any]]:
+        """The tools handed to an agent factory, and the harness middleware (outermost
+        first)."""
+        from middleware import FaultInjectionMiddleware, policy_tools
+        from simulator.agents.harness import PolicyGateMiddleware, RecordingMiddleware
+
+        harness = [PolicyGateMiddleware(), RecordingMiddleware(), FaultInjectionMiddleware()]
+        return list(policy_tools(self.env)), harness
+
+    async def _preflight(self) -> bool:
+        """Run the agent's probe record offline (simulator/agents/preflight.py); return
+        whether its graph must be invoked synchronously."""
+        from simulator.agents.preflight import built_graph, probe
+        from simulator.agents.tool_model import DeterministicToolCallingModel
+
+        graph = self.tool_graphs.get("deterministic")
+        if graph is None:  # a live run: a deterministic twin of the agent, for the probe
+            graph = built_graph(self.agent, DeterministicToolCallingModel(),
+                                *self._tools_and_harness())
+        task, labels = self.corpus.tasks[0], self.corpus.labels[0]
+        cell = Cell("deterministic", "clean", self.config.modes[0], "uncontrolled", task,
+                    labels, self.config.agent)
+        if "clean" not in self.chains:
+            self.chains["clean"] = build_tool_chain(get_scenario("clean"), self.env)
+        if "uncontrolled" not in self.gates:
+            from policies import get_arm
+
+            self.gates["uncontrolled"] = get_arm("uncontrolled")
+        return await probe(self.agent, graph, lambda: self.tool_context(cell),
+                           timeout=self.record_timeout)
 
     @property
     def instructions(self) -> str:
@@ -197,10 +232,15 @@ class MatrixRunner:
     async def _arun_tool_agents(self, batch: Sequence[Cell]) -> list[Episode]:
         """A batch through the tool-calling agent on one event loop: its runs interleave
         (nothing waits on I/O offline, but no tool call starts a thread either)."""
+        return list(await asyncio.gather(*(self.arun_tool_agent(c) for c in batch)))
+
+    async def arun_tool_agent(self, cell: Cell) -> Episode:
+        """``cell``'s episode through its model's tool-calling agent, under the run's
+        record time limit."""
         from simulator.agents.episode import arun_tool_agent
 
-        return list(await asyncio.gather(*(
-            arun_tool_agent(self.tool_graphs[c.model], self.tool_context(c)) for c in batch)))
+        return await arun_tool_agent(self.tool_graphs[cell.model], self.tool_context(cell),
+                                     timeout=self.record_timeout, sync=self.sync_invoke)
 
     def tool_context(self, cell: Cell) -> ToolRunContext:
         """The run context of ``cell`` for a tool-calling agent (a fresh recorder)."""

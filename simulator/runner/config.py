@@ -18,6 +18,11 @@ from simulator.vocabulary import (
     SourcePriority,
 )
 
+RECORD_TIMEOUTS = {"offline": 60.0, "live": 900.0}
+"""Default seconds per record of a tool-calling agent (``--record-timeout``): offline a
+record takes milliseconds, so a minute only catches a hung agent; live, a record may make
+several model calls, each up to 180 s with retries (docs/agents.md)."""
+
 
 class RunConfig(BaseModel):
     """Two runs with equal configs produce equal records; the run id is derived from it."""
@@ -49,9 +54,22 @@ class RunConfig(BaseModel):
     source_priority: SourcePriority | None = None
     """RAG-Stress's source-priority instruction for chat readers and agents; None gives
     none. Part of the run id only when set, so runs without it keep theirs."""
+    record_timeout: float | None = Field(default=None, gt=0)
+    """Seconds one record of a tool-calling agent may take before it is an agent error;
+    None takes :data:`RECORD_TIMEOUTS`' default for the run (offline or live). A limit, not
+    an output setting: not part of the run id."""
     arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
+
+    @property
+    def record_timeout_seconds(self) -> float:
+        """The record time limit in force: the one given, else the default for the run."""
+        from simulator.live.options import is_live
+
+        if self.record_timeout is not None:
+            return self.record_timeout
+        return RECORD_TIMEOUTS["live" if is_live(self.models) else "offline"]
 
     @field_validator("models", "scenarios", "modes", "arms", "task_rows")
     @classmethod
@@ -91,6 +109,7 @@ class RunConfig(BaseModel):
                                               ("agent", DEFAULT_AGENT),
                                               ("source_priority", None))
                    if getattr(self, name) == default}
+        dropped.add("record_timeout")
         body = json.dumps([self.model_dump(mode="json", exclude=dropped), corpus_hash],
                           sort_keys=True)
         return "run-" + hashlib.sha256(body.encode()).hexdigest()[:12]

@@ -108,9 +108,7 @@ async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
     """The scored record of ``cell``, as ``runner.run_cell`` would produce it."""
     started = time.perf_counter()
     if runner.agent.kind == "tool_calling":
-        from simulator.agents.episode import arun_tool_agent
-
-        episode = await arun_tool_agent(runner.tool_graphs[cell.model], runner.tool_context(cell))
+        episode = await runner.arun_tool_agent(cell)
     else:  # the same compiled graph as the deterministic matrix, one episode per ainvoke
         (episode,) = await arun_episodes(runner.graph, [runner.context(cell)])
     return runner.score(cell, episode, (time.perf_counter() - started) * 1000)

@@ -56,9 +56,11 @@ def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
     outcome = judge(answer, trace, labels, task, texts,
                     provider_error=bool(result and result.provider_error),
                     reader_error=bool(result and result.reader_error),
+                    agent_error=bool(result and result.agent_error),
                     marked_current=marked_current(state),
                     tampered=tampered_docs(texts, registered or {}))
-    if not (outcome.provider_error or outcome.reader_error):  # no response, no behaviour
+    if not (outcome.provider_error or outcome.agent_error or outcome.reader_error):
+        # no response, no behaviour
         outcome = outcome.model_copy(update={"behaviour": behaviour_label(
             answer, task.question, task.answer_format, state.get("evidence", []),
             state.get("notes", []))})

@@ -14,7 +14,7 @@ from simulator.vocabulary import FailureLayer
 
 def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Labels, *,
                   provider_error: bool = False, reader_error: bool = False,
-                  live_snapshot: str = "live",
+                  agent_error: bool = False, live_snapshot: str = "live",
                   marked_current: frozenset[str] = frozenset(),
                   tampered: Collection[str] = ()) -> FailureLayer | None:
     """None when S holds; otherwise the earliest layer in the pipeline that failed.
@@ -22,7 +22,8 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
     Order follows the data flow: provider, tool contract, completeness, authorization,
     session, freshness / retrieval, then the agent's own choices (abstained, reader).
     A record without a usable answer is explained by why it has none, before any layer the
-    trace would blame: ``provider`` when the call failed, ``reader`` when the model answered
+    trace would blame: ``provider`` when the call failed, ``agent`` when the agent under test
+    broke, ``reader`` when the model answered
     outside the answer contract (a reader error: unparseable, off-schema, or neither an
     answer nor an abstention).
     ``marked_current`` holds the documents the payloads labelled current: reading a
@@ -34,6 +35,8 @@ def failure_layer(scores: Scores, answer: AgentAnswer, trace: Trace, labels: Lab
         return None
     if provider_error:
         return "provider"
+    if agent_error:
+        return "agent"
     if reader_error:
         return "reader"
     calls = trace.tool_calls

@@ -61,6 +61,11 @@ class Outcome(Scores):
     """The model answered outside the answer contract (unparseable, off-schema, neither an
     answer nor an abstention). Neither abstained nor safe; failure layer ``reader``, which
     it shares with parsed answers that were wrong: this flag tells the two apart."""
+    agent_error: bool = False
+    """The agent under test broke: it raised, exceeded its step budget or its time limit,
+    called none of the tools it was given, or was stopped by a limit (a tool-calling agent;
+    simulator/agents/episode.py). Never an abstention, never safe, never S; failure layer
+    ``agent``. The record's ``reason`` keeps the one-line cause."""
     failure_layer: FailureLayer | None = None
     """The first layer that explains a strict failure; None when S holds."""
     misled: bool | None = None
@@ -91,8 +96,9 @@ a paired difference can be taken on them too."""
 
 
 def errored(row: Any) -> bool:
-    """A provider or reader error (on a record, an outcome or an archive row): no usable
-    answer, so counted as neither answered, abstained nor safe in any table, whatever the
+    """A provider, agent or reader error (on a record, an outcome or an archive row): no
+    usable answer, so counted as neither answered, abstained nor safe in any table, whatever the
     row's own flags say (archives written before simulator.scoring.verdict marked a failed
     call's stand-in answer as an abstention)."""
-    return bool(getattr(row, "provider_error", False) or getattr(row, "reader_error", False))
+    return bool(getattr(row, "provider_error", False) or getattr(row, "agent_error", False)
+                or getattr(row, "reader_error", False))

@@ -55,6 +55,8 @@ class ArmCell(BaseModel):
     incorrect_interventions: int
     provider_errors: int
     """Failed calls: counted here only, never as safe, answered or abstained."""
+    agent_errors: int
+    """A broken agent under test: counted here only, never as safe, answered or abstained."""
     reader_errors: int
     """Unparseable output: counted here only, never as safe, answered or abstained."""
 
@@ -125,5 +127,6 @@ def arm_table(rows: Sequence[Any], *, baseline: str = "uncontrolled") -> list[Ar
                                       for r in cell),
                     incorrect_interventions=wrong_calls[(arm, scenario, mode)],
                     provider_errors=sum(getattr(r, "provider_error", False) for r in cell),
+                    agent_errors=sum(getattr(r, "agent_error", False) for r in cell),
                     reader_errors=sum(getattr(r, "reader_error", False) for r in cell)))
     return cells

@@ -70,6 +70,29 @@ def test_the_open_pipeline_is_refused_for_a_tool_calling_agent(tmp_path: Path) -
 # -- agents that misbehave ---------------------------------------------------------------
 
 
+def _searching_then(final: Any, *, from_record: int = 0) -> Any:
+    """A factory whose agent searches once, then ends with ``final(messages)`` (an
+    AIMessage); before its ``from_record``-th run it answers as the react driver does, so
+    it passes the preflight probe and misbehaves in the matrix."""
+    from simulator.agents.tool_model import DeterministicToolCallingModel
+
+    runs = {"n": 0}
+
+    class Then(DeterministicToolCallingModel):
+        def _next(self, messages: list[Any], tools: set[Any]) -> AIMessage:
+            if not any(m.type == "tool" for m in messages):
+                runs["n"] += 1
+                return self._call(messages, "search_policies", {"query": "policy"})
+            if runs["n"] <= from_record:
+                return super()._next(messages, tools)
+            return final(messages)
+
+    def factory(model: Any, tools: Any, middleware: Any) -> Any:
+        return create_agent(Then(), tools=list(tools), middleware=list(middleware))
+
+    return factory
+
+
 def _chatty(model: Any, tools: Any, middleware: Any) -> Any:
     """Answers in prose at once, never calling a tool."""
     fake = GenericFakeChatModel(messages=iter([AIMessage("30 days [RET-01-v2]")] * 1000))
@@ -100,26 +123,31 @@ def _raising(model: Any, tools: Any, middleware: Any) -> Any:
     return Broken()
 
 
-def _records(agent: Any) -> list[RunRecord]:
-    return list(evaluate(agent, scenarios=["clean"], modes=["strict"], tasks=3).records)
+def _records(agent: Any, tasks: int = 3) -> list[RunRecord]:
+    return list(evaluate(agent, scenarios=["clean"], modes=["strict"], tasks=tasks).records)
 
 
-def test_an_agent_that_calls_no_tool_is_scored_not_crashed() -> None:
-    records = _records(_chatty)
+@pytest.mark.parametrize(("agent", "says"), [
+    (_chatty, "the agent called none of the tools it was given"),
+    (_looping, "the agent exceeded its step budget of 40"),
+    (_raising, "the agent raised RuntimeError: my agent is broken"),
+])
+def test_a_broken_agent_is_refused_by_the_preflight_probe(agent: Any, says: str) -> None:
+    with pytest.raises(UsageError, match="the probe record") as refused:
+        _records(agent)
+    assert says in str(refused.value)
+
+
+def test_an_agent_that_breaks_after_the_probe_is_an_agent_error_never_safe() -> None:
+    def boom(messages: list[Any]) -> AIMessage:
+        raise RuntimeError("my agent is broken")
+
+    records = _records(_searching_then(boom, from_record=1))
     assert len(records) == 3
-    assert all(not r.V and not r.S for r in records)
-    assert all(r.trace["terminated"] == "the agent called no tool" for r in records)
-
-
-def test_an_agent_that_loops_stops_at_its_step_budget() -> None:
-    records = _records(_looping)
-    assert all(r.abstained and not r.S for r in records)
-    assert all("step budget" in r.trace["terminated"] for r in records)
-
-
-def test_an_agent_that_raises_is_a_record_with_the_error() -> None:
-    records = _records(_raising)
-    assert all("RuntimeError: my agent is broken" in r.trace["terminated"] for r in records)
+    assert all(r.agent_error and not r.abstained and not r.safe_resolution and not r.S
+               for r in records)
+    assert {r.failure_layer for r in records} == {"agent"}
+    assert {r.reason for r in records} == {"the agent raised RuntimeError: my agent is broken"}
 
 
 def test_evaluate_refuses_an_unknown_metric() -> None:
@@ -130,28 +158,26 @@ def test_evaluate_refuses_an_unknown_metric() -> None:
     assert list(result.table()) == [("clean", "strict", "uncontrolled")]
 
 
-def _speechless(model: Any, tools: Any, middleware: Any) -> Any:
-    """Ends with an empty message: neither an answer nor an abstention."""
-    fake = GenericFakeChatModel(messages=iter([AIMessage("")] * 1000))
-    return create_agent(fake, tools=[], middleware=list(middleware))
-
-
 def _off_schema(model: Any, tools: Any, middleware: Any) -> Any:
-    """Returns a structured response that is not a FinalAnswer."""
+    """Searches, then returns a structured response that is not a FinalAnswer."""
+    inner = _searching_then(lambda messages: AIMessage("done"))(model, tools, middleware)
 
     class OffSchema:
-        def invoke(self, *args: Any, **kwargs: Any) -> Any:
-            return {"messages": [AIMessage("done")], "structured_response": {"value": 30}}
-
         async def ainvoke(self, *args: Any, **kwargs: Any) -> Any:
-            return self.invoke()
+            final = await inner.ainvoke(*args, **kwargs)
+            return {**final, "structured_response": {"value": 30}}
 
     return OffSchema()
 
 
-@pytest.mark.parametrize("agent", [_speechless, _off_schema])
+@pytest.mark.parametrize("agent", [
+    _searching_then(lambda messages: AIMessage(""), from_record=1), _off_schema])
 def test_unparseable_final_output_is_a_reader_error_never_a_safe_non_answer(
         agent: Any) -> None:
+    if agent is _off_schema:  # unparseable from the first record: the probe refuses it
+        with pytest.raises(UsageError, match="structured response is not a FinalAnswer"):
+            _records(agent)
+        return
     records = _records(agent)
     assert len(records) == 3
     assert all(r.reader_error and not r.abstained and not r.safe_resolution
@@ -160,4 +186,6 @@ def test_unparseable_final_output_is_a_reader_error_never_a_safe_non_answer(
 
 
 def test_a_prose_answer_is_still_an_answer_not_a_reader_error() -> None:
-    assert not any(r.reader_error for r in _records(_chatty))
+    records = _records(_searching_then(lambda messages: AIMessage("30 days [doc_x]")))
+    assert records and not any(r.reader_error or r.agent_error for r in records)
+    assert {r.answer for r in records} == {"30 days"}

@@ -41,7 +41,7 @@ def test_the_report_says_what_safe_counts(full: bool) -> None:
                   full=full)
     note = next(line for line in text.splitlines() if line.startswith("- safe (safe "))
     assert "answerable" in note and "structured non-answer" in note
-    assert "provider error or an unparseable answer is never safe" in note
+    assert "A provider error, an agent error or an unparseable answer is never safe" in note
 
 
 def test_provider_and_reader_errors_are_in_no_numerator_and_in_their_own_columns() -> None:
@@ -62,7 +62,7 @@ def test_provider_and_reader_errors_are_in_no_numerator_and_in_their_own_columns
     assert (counts["reader"], counts["unparseable"], counts["provider"]) == (1, 1, 1)
     concise = render(report, "md")
     line = next(x for x in concise.splitlines() if x.startswith("| clean |"))
-    assert line.endswith("| 1 | 1 |")  # provider errors, unparseable
+    assert line.endswith("| 1 | 0 | 1 |")  # provider errors, agent errors, unparseable
     assert "`unparseable`: reader errors" in render(report, "md", full=True)
 
 
