@@ -45,7 +45,7 @@ def test_every_format_carries_the_comparison() -> None:
     assert "arm_comparison,controlled,,,clean,strict,S,0.25,," in csv_lines
     latex = render(report, "latex")
     assert r"\label{tab:arms}" in latex
-    assert r"controlled & clean & strict & 4 & 0.250 & 0.500 & 1 & 0 & 0 \\" in latex
+    assert r"controlled & clean & strict & 4 & 0.250 & 0.500 & 1 & 0 & 0 & 0 \\" in latex
     assert render(report, "json").count('"incorrect_interventions"') == 2
 
 
