@@ -108,7 +108,8 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
                           arms=(args.baseline, arm), tasks=args.tasks, seed=args.seed,
                           spec=str(args.spec) if args.spec else None, base_url=args.base_url,
                           pipeline=args.pipeline or DEFAULT_PIPELINE, agent=args.agent,
-                          generation=generation, source_priority=args.source_priority)
+                          generation=generation, source_priority=args.source_priority,
+                          record_timeout=args.record_timeout)
     progress = False if args.no_progress else None
 
     def run_and_read(run_dir: Path) -> tuple[list[Any] | None, str, RecordsRun]:
@@ -137,7 +138,7 @@ def _scenarios_for(policy: str) -> tuple[str, ...]:
 
 def _credit(args: argparse.Namespace) -> int:
     from policies import get_arm, get_policy
-    from simulator.cli.live_run import explain_provider_errors
+    from simulator.cli.live_run import explain_agent_errors, explain_provider_errors
     from simulator.cli.run_arms import check_arm_in_run, register_arms_of_run
     from simulator.errors import UsageError
     from simulator.evaluation.credit import layer_credit
@@ -170,4 +171,5 @@ def _credit(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(credit_markdown(credit))
     explain_provider_errors(ran.live)
+    explain_agent_errors(ran.agent_errors)
     return ran.exit_code

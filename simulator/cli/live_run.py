@@ -24,6 +24,7 @@ from simulator.live.options import is_live
 
 if TYPE_CHECKING:
     from simulator.corpus import Corpus
+    from simulator.runner.cells import RunSummary
     from simulator.runner.config import RunConfig
     from simulator.runner.live import LiveRunSummary
 
@@ -35,6 +36,9 @@ class RecordsRun(NamedTuple):
     exit_code: int
     complete: bool
     live: LiveRunSummary | None = None
+    agent_errors: RunSummary | None = None
+    """The deterministic run's summary, for :func:`explain_agent_errors` (a live run's is
+    ``live``)."""
 
 
 def generation_for(args: argparse.Namespace, models: tuple[str, ...]) -> dict[str, object]:
@@ -50,14 +54,14 @@ def run_records(config: RunConfig, out: Path, args: argparse.Namespace, *,
     if not is_live(config.models):
         from simulator.runner.matrix import run_matrix
 
-        run_matrix(config, out, progress=progress, corpus=corpus)
-        return RecordsRun(0, True)
+        done = run_matrix(config, out, progress=progress, corpus=corpus)
+        return RecordsRun(done.exit_code, True, agent_errors=done)
     from simulator.runner.live import run_live_matrix
 
     summary = run_live_matrix(config, out, options=live_options_from_args(args),
                               progress=progress, corpus=corpus)
     announce_live_run(summary)
-    return RecordsRun(summary.exit_code, summary.stopped is None, summary)
+    return RecordsRun(summary.exit_code, summary.stopped is None, summary, summary)
 
 
 def announce_live_run(summary: LiveRunSummary) -> None:
@@ -77,6 +81,16 @@ def announce_live_run(summary: LiveRunSummary) -> None:
               file=sys.stderr)
     if summary.stopped is not None:
         print(f"stopped: {summary.message}", file=sys.stderr)
+
+
+def explain_agent_errors(summary: RunSummary | None) -> None:
+    """After the tables: how many records are agent errors, the first one's reason, and
+    the exit code (the report's first line says it too)."""
+    if summary is not None and summary.agent_errors:
+        print(f"{summary.agent_errors} of {summary.total} records are agent errors (exit "
+              f"{summary.exit_code}): {summary.first_agent_error}; none counts as safe. "
+              "`layerrag report RUN_DIR --full` has them per scenario (docs/agents.md)",
+              file=sys.stderr)
 
 
 def explain_provider_errors(summary: LiveRunSummary | None) -> None:

@@ -59,6 +59,18 @@ def hits_per_search(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """``--record-timeout``: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text}: a time limit is a positive, finite number "
+                                         "of seconds")
+    return value
+
+
 def add_pipeline_option(parser: argparse.ArgumentParser, *, default: str | None = "paper",
                         note: str = "") -> None:
     parser.add_argument("--pipeline", default=default, metavar="{paper,open}",
@@ -69,6 +81,9 @@ def add_agent_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent", default=DEFAULT_AGENT, metavar="NAME",
                         help="agent under test: pipeline (default), react, or your own "
                              "MODULE:CALLABLE factory (docs/agents.md)")
+    parser.add_argument("--record-timeout", type=seconds, default=None, metavar="SECONDS",
+                        help="time limit of one record of a tool-calling agent; a record "
+                             "past it is an agent error (default 60 offline, 900 live)")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -125,7 +140,7 @@ _CONFIG_FLAGS = {"models": "--model", "scenarios": "--scenarios", "modes": "--mo
                  "arms": "--arms", "tasks": "--tasks", "seed": "--seed", "spec": "--spec",
                  "base_url": "--base-url", "pipeline": "--pipeline", "agent": "--agent",
                  "retriever": "--retriever", "top_k": "--top-k",
-                 "source_priority": "--source-priority"}
+                 "source_priority": "--source-priority", "record_timeout": "--record-timeout"}
 
 
 def build_config(**fields: Any) -> RunConfig:
@@ -164,7 +179,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
         agent=args.agent, retriever=args.retriever, top_k=args.top_k,
-        source_priority=args.source_priority,
+        source_priority=args.source_priority, record_timeout=args.record_timeout,
     )
 
 
@@ -192,7 +207,10 @@ def _run(args: argparse.Namespace) -> int:
         from simulator.cli.report_cmd import print_run_report
 
         print_run_report(args.out, args.format, full=args.full)
-    return 0
+    from simulator.cli.live_run import explain_agent_errors
+
+    explain_agent_errors(summary)
+    return summary.exit_code
 
 
 def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
@@ -209,7 +227,11 @@ def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
 
 
 def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None) -> int:
-    from simulator.cli.live_run import announce_live_run, explain_provider_errors
+    from simulator.cli.live_run import (
+        announce_live_run,
+        explain_agent_errors,
+        explain_provider_errors,
+    )
     from simulator.runner.live import run_live_matrix
 
     summary = run_live_matrix(config, args.out, options=live_options_from_args(args),
@@ -222,4 +244,5 @@ def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None
 
         print_run_report(args.out, args.format, full=args.full)
     explain_provider_errors(summary)
+    explain_agent_errors(summary)
     return summary.exit_code

@@ -71,7 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _focused(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from simulator.cli.live_run import explain_provider_errors, generation_for, run_records
+    from simulator.cli.live_run import (
+        explain_agent_errors,
+        explain_provider_errors,
+        generation_for,
+        run_records,
+    )
     from simulator.cli.run_cmd import config_error
     from simulator.corpus import build_corpus
     from simulator.evaluation.render import study_markdown
@@ -84,7 +89,7 @@ def _focused(args: argparse.Namespace) -> int:
     rows = select_tasks(corpus, seed=args.seed)
     fields = {"model": args.model, "seed": args.seed, "spec": spec, "base_url": args.base_url,
               "pipeline": args.pipeline, "agent": args.agent, "generation": generation,
-              "source_priority": args.source_priority}
+              "source_priority": args.source_priority, "record_timeout": args.record_timeout}
     try:
         config = study_config(rows, **fields)
     except ValidationError as exc:  # e.g. --base-url with the deterministic reader
@@ -101,6 +106,7 @@ def _focused(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(study_markdown(study))
     explain_provider_errors(ran.live)
+    explain_agent_errors(ran.agent_errors)
     return ran.exit_code
 
 

@@ -87,14 +87,16 @@ def study_config(task_rows: Sequence[int], *, model: str = "deterministic", seed
                  spec: str | None = None, base_url: str | None = None,
                  pipeline: str = DEFAULT_PIPELINE, agent: str = DEFAULT_AGENT,
                  generation: dict[str, Any] | None = None,
-                 source_priority: SourcePriority | None = None) -> RunConfig:
+                 source_priority: SourcePriority | None = None,
+                 record_timeout: float | None = None) -> RunConfig:
     """The run configuration of the focused study on ``task_rows`` (``generation``: a live
     model's settings, e.g. its structured-output method; ``source_priority``: RAG-Stress's
     instruction to chat models; both part of the run id)."""
     return RunConfig(models=(model,), scenarios=SCENARIO_NAMES, modes=(STUDY_MODE,),
                      arms=STUDY_ARMS, task_rows=tuple(task_rows), seed=seed, spec=spec,
                      base_url=base_url, pipeline=pipeline, agent=agent,
-                     generation=generation or {}, source_priority=source_priority)
+                     generation=generation or {}, source_priority=source_priority,
+                     record_timeout=record_timeout)
 
 
 def select_tasks(corpus: Corpus, *, seed: int = 0) -> tuple[int, ...]:

@@ -117,8 +117,10 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
     arms: dict[str, list[ArchiveRow]] = defaultdict(list)
     for row in ordered:
         arms[row.arm].append(row)
+    provenance = _provenance(ordered, header, replicates, seed, bootstrap).model_copy(
+        update={"agent_errors": sum(r.agent_error for r in ordered)})
     return Report(
-        provenance=_provenance(ordered, header, replicates, seed, bootstrap),
+        provenance=provenance,
         model_units=len({(r.provider, r.model) for r in ordered}),
         policy_units=len({r.unit for r in ordered}),
         arms=[_arm_report(arm, arm_rows, replicates, seed, bootstrap)
@@ -168,10 +170,19 @@ def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
 
 def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int = 0,
                       bootstrap: BootstrapKind = "nested") -> Report:
-    """The report of a run directory, via its in-memory archive (what the CLI prints)."""
+    """The report of a run directory, via its in-memory archive (what the CLI prints), with
+    the first agent error's reason, which only the run store keeps."""
+    from simulator.runner.store import RunStore
+
     archive = archive_from_store(run_dir)
-    return build_report(archive.rows, header=archive.header, replicates=replicates, seed=seed,
-                        bootstrap=bootstrap)
+    report = build_report(archive.rows, header=archive.header, replicates=replicates,
+                          seed=seed, bootstrap=bootstrap)
+    if not report.provenance.agent_errors:
+        return report
+    with RunStore(run_dir, create=False) as store:
+        _, first = store.agent_errors()
+    return report.model_copy(update={"provenance": report.provenance.model_copy(
+        update={"first_agent_error": first})})
 
 
 def report_from_runs(run_dirs: Sequence[Path | str], *, replicates: int = 2000,

@@ -68,6 +68,9 @@ def render_latex(report: Report) -> str:
     p = report.provenance
     lines = [f"% layerrag report: run {p.run_id}, {p.records} records, {p.bootstrap} bootstrap, "
              f"{p.replicates} replicates (seed {p.seed}); needs \\usepackage{{booktabs}}", ""]
+    if p.agent_errors:
+        lines[0:0] = [f"% {p.agent_errors} of {p.records} records are agent errors: "
+                      f"{p.first_agent_error or 'the archive keeps no reasons'}"]
     several = len(report.arms) > 1
     for arm in report.arms:
         suffix = f" (arm {arm.arm})" if several else ""

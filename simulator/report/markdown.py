@@ -22,7 +22,7 @@ from simulator.report.formatting import (
     proportion,
 )
 from simulator.report.misleading import render_misleading
-from simulator.report.model import ArmReport, Report, rate
+from simulator.report.model import ArmReport, Provenance, Report, rate
 from simulator.report.summary import arm_totals, scenario_summary
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.scope import FEW_MODEL_UNITS
@@ -249,9 +249,19 @@ def _notes(report: Report, full: bool) -> list[str]:
     return ["## Notes", "", *(f"- {n}" for n in notes), ""]
 
 
+def agent_error_line(p: Provenance) -> list[str]:
+    """The report's first line when some records are agent errors: how many, and why the
+    first one broke (``12 of 432 records are agent errors: the agent raised ...``)."""
+    if not p.agent_errors:
+        return []
+    why = p.first_agent_error or "the archive keeps no reasons; `layerrag report RUN_DIR` says"
+    return [f"**{p.agent_errors} of {p.records} records are agent errors** (the agent under "
+            f"test broke; none counts as safe): {why}", ""]
+
+
 def _provenance(report: Report, full: bool) -> list[str]:
     p = report.provenance
-    lines = ["# layerrag report", "",
+    lines = ["# layerrag report", "", *agent_error_line(p),
              f"- run: `{p.run_id}`; created {p.created or '—'}; corpus `{p.corpus_hash or '—'}`; "
              f"archive version {p.archive_version if p.archive_version is not None else '—'}",
              f"- records: {p.records}; model units: {report.model_units}; policy units: "

@@ -42,6 +42,11 @@ class Provenance(_Frozen):
     structured_output: dict[str, str] = {}
     """Live chat reader -> the structured-output method its run used (header's)."""
     records: int
+    agent_errors: int = 0
+    """Records whose agent under test broke (simulator.scoring.outcome.Outcome.agent_error)."""
+    first_agent_error: str | None = None
+    """The first agent error's reason; known from a run directory, not from an archive
+    (archives keep no reasons)."""
     replicates: int
     seed: int
     bootstrap: BootstrapKind = "nested"

@@ -84,7 +84,9 @@ def render_csv(report: Report) -> str:
                           ("policy_units", report.policy_units), ("bootstrap", p.bootstrap),
                           ("interval_caveat", report.interval_caveat or ""),
                           ("replicates", p.replicates), ("seed", p.seed),
-                          ("pipeline", p.pipeline or ""), ("agent", p.agent)):
+                          ("pipeline", p.pipeline or ""), ("agent", p.agent),
+                          ("agent_errors", p.agent_errors),
+                          ("first_agent_error", p.first_agent_error or "")):
         writer.writerow(("provenance", "", "", "", "", "", metric, value, "", ""))
     for arm in report.arms:
         writer.writerows(_arm_lines(arm))

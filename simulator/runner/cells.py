@@ -54,6 +54,12 @@ class Cell:
                          arm=self.arm, task_id=self.task.task_id, agent=self.agent)
 
 
+EXIT_AGENT_ERRORS = 5
+"""``layerrag run`` (and ``study focused``, ``credit``) exit code when the matrix is complete
+but some records are agent errors: the agent under test broke (re-running does not help;
+fix the agent). Provider errors (4) take precedence: re-running retries those."""
+
+
 @dataclass
 class RunSummary:
     run_id: str
@@ -62,6 +68,14 @@ class RunSummary:
     already_done: int
     written: int
     seconds: float
+    agent_errors: int = 0
+    """Records of the run directory stored as agent errors when this invocation ended."""
+    first_agent_error: str | None = None
+    """The first of them's reason (record order)."""
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_AGENT_ERRORS if self.agent_errors else 0
 
 
 def validate_config(config: RunConfig, agent: AgentSpec | None = None) -> None:

@@ -89,7 +89,7 @@ class LiveRunSummary(RunSummary):
     @property
     def exit_code(self) -> int:
         if self.stopped is None:
-            return EXIT_PROVIDER_ERRORS if self.provider_errors else 0
+            return EXIT_PROVIDER_ERRORS if self.provider_errors else super().exit_code
         return EXIT_BUDGET if self.stopped == "budget" else EXIT_INTERRUPTED
 
 
@@ -142,7 +142,8 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
     finally:
         services.close()
     return LiveRunSummary(runner.run_id, out, run.total, run.already_done, run.written,
-                          time.perf_counter() - started, stopped=run.stopped,
+                          time.perf_counter() - started, *run.agent_errors,
+                          stopped=run.stopped,
                           message=run.message, spent=services.budget.spent,
                           stats=services.stats.snapshot(), provider_errors=run.provider_errors,
                           structured_output=dict(services.structured_output))
@@ -213,6 +214,7 @@ class _LiveExecution:
         self.bar: LiveProgress | None = None
         self.retry_provider_errors = True
         self.provider_errors = 0
+        self.agent_errors: tuple[int, str | None] = (0, None)
         self._retrying: set[str] = set()
 
     @property
@@ -261,6 +263,7 @@ class _LiveExecution:
                 self._flush(store)
                 bar.close()
             self.provider_errors = store.provider_error_count()
+            self.agent_errors = store.agent_errors()
         if self.fatal is not None:
             raise self.fatal
         if self.stopped is not None:

@@ -82,8 +82,9 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
             if buffer:
                 written += store.add(buffer)
             bar.close()
+        agent_errors, first_agent_error = store.agent_errors()
     return RunSummary(runner.run_id, Path(out), total, len(done), written,
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, agent_errors, first_agent_error)
 
 
 def _progress(todo: int, done: int, enabled: bool | None) -> Any:

@@ -196,6 +196,17 @@ class RunStore:
             "SELECT COUNT(*) FROM records WHERE json_extract(data, '$.provider_error')"
         ).fetchone()[0])
 
+    def agent_errors(self) -> tuple[int, str | None]:
+        """How many stored records are agent errors, and the first one's reason (in record
+        order), for the report's first line."""
+        count, = self._db.execute(
+            "SELECT COUNT(*) FROM records WHERE json_extract(data, '$.agent_error')").fetchone()
+        first = self._db.execute(
+            "SELECT json_extract(data, '$.reason') FROM records WHERE "
+            "json_extract(data, '$.agent_error') ORDER BY model, scenario, contract_mode, arm, "
+            "task_row LIMIT 1").fetchone()
+        return int(count), (first[0] if first else None)
+
     def records(self) -> Iterator[RunRecord]:
         """Every record, in a stable order (model, scenario, mode, arm, task row)."""
         query = ("SELECT data FROM records ORDER BY model, scenario, contract_mode, arm, "
