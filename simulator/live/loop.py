@@ -69,11 +69,15 @@ def blocking_runs() -> Iterator[BlockingRun]:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        with asyncio.Runner() as runner:
-            use_daemon_threads(runner.get_loop())
-            yield runner.run
+        running = False
+    else:
+        running = True
+    if running:
+        yield run
         return
-    yield run
+    with asyncio.Runner() as runner:  # outside the except: errors raised here chain nothing
+        use_daemon_threads(runner.get_loop())
+        yield runner.run
 
 
 def run_blocking(coro: Coroutine[Any, Any, T]) -> T:
