@@ -65,9 +65,9 @@ def test_the_study_table_shows_provider_errors_in_their_own_column(
         code = study(fake, tmp_path / "study", "--attempts", "1")
     out, err = capsys.readouterr()
     assert code != 0 and "records are provider errors" in err  # as run says it
-    assert "| provider errors | unparseable |" in out
+    assert "| provider errors | agent errors | unparseable |" in out
     row = next(line for line in out.splitlines() if line.startswith("| uncontrolled |"))
-    assert int(row.split(" | ")[-2]) > 0
+    assert int(row.split(" | ")[-3]) > 0
     assert "provider errors" in next(line for line in out.splitlines()
                                      if line.startswith("| stale_index |"))
 
@@ -113,9 +113,9 @@ def test_credit_takes_the_live_options_and_shows_provider_errors(
                      "--replicates", "50", "--no-progress", "--run", str(tmp_path / "c")])
     out = capsys.readouterr().out
     assert code != 2
-    assert "| provider errors | unparseable |" in out
+    assert "| provider errors | agent errors | unparseable |" in out
     clean = next(line for line in out.splitlines() if line.startswith("| clean |"))
-    assert clean.split(" | ")[-2] == "6"  # 3 tasks x 2 arms, every call failed
+    assert clean.split(" | ")[-3] == "6"  # 3 tasks x 2 arms, every call failed
     assert "neither S nor safe" in out
 
 
