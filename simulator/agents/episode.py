@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.errors import GraphRecursionError
 from pydantic import ValidationError
 
@@ -37,6 +37,9 @@ from simulator.readers.base import ReaderResult
 RECURSION_LIMIT = 40
 """LangGraph steps per record (a model call and a tool call are a step each): ample for
 the eight searches the harness allows, a hard stop for an agent that loops."""
+
+LAYERRAG_TOOLS = frozenset({"search_policies", "fetch_document"})
+"""The tools layerrag hands a factory (middleware.policy_tools)."""
 
 _CITATION = re.compile(r"\[([A-Za-z0-9._:-]+)\]")
 
@@ -124,7 +127,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
     messages: list[BaseMessage] = list((final or {}).get("messages", []))
     if error is None and final is not None and recorder.terminated is None:
         error = limit_stop(messages) or (None if recorder.tool_calls else
-                                         "the agent called none of the tools it was given")
+                                         _unrecorded(messages))
         agent_error = error is not None
     terminated = recorder.terminated or error
     unparseable = False
@@ -157,6 +160,16 @@ def _run_error(ctx: ToolRunContext, answer: AgentAnswer, *, provider_error: bool
     body = json.dumps([PROMPT_VERSION, task_message(ctx.task, ctx.instructions)])
     return ReaderResult(answer=answer, provider_error=provider_error, agent_error=agent_error,
                         prompt_hash=hashlib.sha256(body.encode()).hexdigest()[:16])
+
+
+def _unrecorded(messages: list[BaseMessage]) -> str:
+    """Why a finished run recorded no tool call: it made none, or it made them where
+    layerrag's middleware never saw them (a graph built without the ``middleware`` list)."""
+    if any(isinstance(m, ToolMessage) and m.name in LAYERRAG_TOOLS and m.status != "error"
+           for m in messages):
+        return ("the agent called tools, but not through the middleware layerrag handed its "
+                "factory (no fault, no record: install it, docs/agents.md)")
+    return "the agent called none of the tools it was given"
 
 
 _LIMIT_STOP = re.compile(r"^(Model call limits exceeded: |('[^']*' tool|Tool) call limit "

@@ -21,7 +21,7 @@ def _run(agent: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]
     return subprocess.run(
         [sys.executable, "-m", "simulator.cli.main", "run", "--agent", f"{AGENTS}:{agent}",
          "--tasks", "2", "--scenarios", "clean,permission_denied", "--out", str(out),
-         "--no-progress", "--record-timeout", "2", *extra],
+         "--no-progress", "--record-timeout", "10", *extra],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
@@ -32,8 +32,10 @@ def _run(agent: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]
     ("returns_string", "the factory returned a str, not a runnable graph"),
     ("factory_raises", "the factory raised ValueError: no such index: my_vectors"),
     ("loops", "failed: the agent exceeded its step budget of 40; nothing was run"),
-    ("sleeps", "failed: the agent exceeded the record time limit of 2 s; nothing was run"),
+    ("sleeps", "failed: the agent exceeded the record time limit of 10 s; nothing was run"),
     ("calls_no_tool", "failed: the agent called none of the tools it was given; nothing"),
+    ("hand_built", "failed: the agent called tools, but not through the middleware layerrag "
+                   "handed its factory"),
 ])
 def test_an_agent_that_cannot_run_is_refused_in_one_line(tmp_path: Path, agent: str,
                                                           says: str) -> None:
