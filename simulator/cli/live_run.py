@@ -98,4 +98,5 @@ def explain_provider_errors(summary: LiveRunSummary | None) -> None:
     if summary is not None and summary.provider_errors:
         print(f"{summary.provider_errors} records are provider errors (exit "
               f"{summary.exit_code}): re-run the same command to retry them; only their "
-              "calls are sent again (--keep-provider-errors keeps them)", file=sys.stderr)
+              "calls are sent again (--keep-provider-errors keeps them). First: "
+              f"{summary.first_provider_error}", file=sys.stderr)

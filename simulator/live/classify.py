@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import email.utils
 import json
+import re
 import sys
 import time
 import traceback
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import httpx2
 from langchain_core.exceptions import ModelError
 
+from simulator.live import secrets
 from simulator.live.wire import BrokenResponse
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
@@ -169,10 +172,58 @@ def retry_after(error: BaseException, *, now: float | None = None) -> float | No
 
 
 def describe(error: BaseException) -> str:
-    """A short, secret-free description: the error's type and HTTP status, never its text
-    (a broken response: its kind and a fixed reason, which quote nothing of the body)."""
+    """A short, secret-free description: the error's type, HTTP status and the server's
+    own reason (:func:`server_reason`); a broken response: its kind and a fixed reason,
+    which quote nothing of the body."""
     broken = broken_response(error)
     if broken is not None:
         return str(broken)
     status = status_of(error)
-    return f"{type(error).__name__} (HTTP {status})" if status else type(error).__name__
+    head = f"{type(error).__name__} (HTTP {status})" if status else type(error).__name__
+    reason = server_reason(error) if status else None
+    return f"{head}: {reason}" if reason else head
+
+
+REASON_CHARS = 200
+"""At most this much of a server's reason reaches a record, a log or the console."""
+_KEY_LIKE = re.compile(r"\b(sk|key|pk|ak)-[A-Za-z0-9_\-]{12,}|\bAIza[0-9A-Za-z_\-]{20,}")
+
+
+def server_reason(error: BaseException) -> str | None:
+    """The first line of what the server said with its 4xx/5xx (its JSON ``error.message``,
+    ``message`` or ``detail``, else the body's text), scrubbed of every key layerrag read
+    and of anything shaped like a key, at most :data:`REASON_CHARS` characters. Why it is
+    worth quoting: "Input should be 'auto' or a named tool" tells a user what to change on
+    their server; "HTTP 500" alone does not (docs/live_models.md)."""
+    for exc in _chain(error):
+        text = _body_message(getattr(exc, "body", None))
+        response = getattr(exc, "response", None)
+        if text is None and response is not None:
+            try:
+                text = _body_message(json.loads(response.text))
+            except (ValueError, TypeError, AttributeError, UnicodeDecodeError):
+                raw = getattr(response, "text", None)
+                text = raw if isinstance(raw, str) else None
+        if text and text.strip():
+            first = " ".join(text.strip().splitlines()[0].split())
+            if first.lstrip().startswith("<"):  # an HTML error page: nothing to quote
+                return None
+            return _KEY_LIKE.sub(secrets.REDACTED, secrets.scrub(first))[:REASON_CHARS]
+    return None
+
+
+def _body_message(body: Any) -> str | None:
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            for name in ("message", "detail", "msg"):
+                if isinstance(inner.get(name), str):
+                    return str(inner[name])
+        if isinstance(inner, str):
+            return inner
+        for name in ("message", "detail"):
+            if isinstance(body.get(name), str):
+                return str(body[name])
+    if isinstance(body, str):
+        return body
+    return None

@@ -83,6 +83,8 @@ class LiveRunSummary(RunSummary):
     """This invocation's requests, cache hits, provider and reader errors."""
     provider_errors: int = 0
     """Records of the run directory stored as provider errors when this invocation ended."""
+    first_provider_error: str | None = None
+    """The first of them's reason, with the server's own words (record order)."""
     structured_output: dict[str, str] = field(default_factory=dict)
     """The structured-output method each chat reader used (the run's manifest has it)."""
 
@@ -146,6 +148,7 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
                           stopped=run.stopped,
                           message=run.message, spent=services.budget.spent,
                           stats=services.stats.snapshot(), provider_errors=run.provider_errors,
+                          first_provider_error=run.first_provider_error,
                           structured_output=dict(services.structured_output))
 
 
@@ -214,6 +217,7 @@ class _LiveExecution:
         self.bar: LiveProgress | None = None
         self.retry_provider_errors = True
         self.provider_errors = 0
+        self.first_provider_error: str | None = None
         self.agent_errors: tuple[int, str | None] = (0, None)
         self._retrying: set[str] = set()
 
@@ -262,7 +266,7 @@ class _LiveExecution:
                     task.cancel()
                 self._flush(store)
                 bar.close()
-            self.provider_errors = store.provider_error_count()
+            self.provider_errors, self.first_provider_error = store.errors("provider_error")
             self.agent_errors = store.agent_errors()
         if self.fatal is not None:
             raise self.fatal

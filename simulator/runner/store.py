@@ -199,12 +199,18 @@ class RunStore:
     def agent_errors(self) -> tuple[int, str | None]:
         """How many stored records are agent errors, and the first one's reason (in record
         order), for the report's first line."""
-        count, = self._db.execute(
-            "SELECT COUNT(*) FROM records WHERE json_extract(data, '$.agent_error')").fetchone()
+        return self.errors("agent_error")
+
+    def errors(self, flag: str) -> tuple[int, str | None]:
+        """How many stored records have the outcome ``flag`` (``agent_error``,
+        ``provider_error``), and the first one's reason, in record order."""
+        if flag not in ("agent_error", "provider_error", "reader_error"):
+            raise ValueError(f"not an error outcome: {flag!r}")
+        where = f"json_extract(data, '$.{flag}')"
+        count, = self._db.execute(f"SELECT COUNT(*) FROM records WHERE {where}").fetchone()
         first = self._db.execute(
-            "SELECT json_extract(data, '$.reason') FROM records WHERE "
-            "json_extract(data, '$.agent_error') ORDER BY model, scenario, contract_mode, arm, "
-            "task_row LIMIT 1").fetchone()
+            f"SELECT json_extract(data, '$.reason') FROM records WHERE {where} "
+            "ORDER BY model, scenario, contract_mode, arm, task_row LIMIT 1").fetchone()
         return int(count), (first[0] if first else None)
 
     def records(self) -> Iterator[RunRecord]:
