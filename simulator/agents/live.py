@@ -33,7 +33,7 @@ from simulator.live.services import LiveServices
 
 log = logging.getLogger(__name__)
 
-AGENT_CALL_VERSION = "agent-call-1"
+AGENT_CALL_VERSION = "agent-call-2"
 """Part of every agent call's hash: bump when what is hashed changes."""
 
 Handler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -68,8 +68,12 @@ class LiveCallMiddleware(AgentMiddleware):
     async def awrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
         """The call's outcome, shared by every identical call of the run (a provider
         error included, see :meth:`LiveServices.share`), else cached, else made."""
+        from simulator.agents.tool_modes import with_mode
+
         svc = self.services
-        prompt_hash = request_hash(request)
+        mode = svc.tool_call_mode.get(self.model, "required")
+        request = with_mode(request, mode)
+        prompt_hash = request_hash(request, mode)
         key = call_key(self.model, self.base_url, prompt_hash, self.generation)
         async with svc.single_flight(key):
             shared = svc.shared_outcome(key)
@@ -109,21 +113,35 @@ class LiveCallMiddleware(AgentMiddleware):
         return response
 
 
-def request_hash(request: ModelRequest) -> str:
-    """A hash of what the model is sent: system prompt, messages, tools, response format.
+def request_hash(request: ModelRequest, mode: str = "required") -> str:
+    """A hash of what the model is sent: system prompt, messages, tools (their schemas),
+    response format, and the tool-call mode (simulator/agents/tool_modes.py), so a server
+    restarted with another mode never replays the old mode's answers.
 
     Messages count by what goes on the wire (role, content, tool calls, the id a tool result
     answers), not by the ids and metadata LangChain attaches per run, so the same
     conversation has the same hash in every run.
     """
     system = request.system_message.content if request.system_message is not None else None
-    tools = sorted(getattr(t, "name", None) or str(t) for t in request.tools or [])
+    tools = sorted(json.dumps(_schema(t), sort_keys=True, default=str)
+                   for t in request.tools or [])
     wire = [[m.type, m.content, [(c["name"], c["args"], c["id"])
                                  for c in getattr(m, "tool_calls", None) or []],
              getattr(m, "tool_call_id", None)] for m in request.messages]
     body = json.dumps([AGENT_CALL_VERSION, system, wire, tools,
-                       type(request.response_format).__name__], sort_keys=True, default=str)
+                       type(request.response_format).__name__, mode], sort_keys=True,
+                      default=str)
     return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def _schema(tool: Any) -> Any:
+    """A tool as the provider sees it (name, description, parameters)."""
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    try:
+        return convert_to_openai_tool(tool)
+    except (TypeError, ValueError):
+        return getattr(tool, "name", None) or str(tool)
 
 
 def _usage(response: ModelResponse) -> tuple[int, int]:

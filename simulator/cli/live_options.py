@@ -64,6 +64,10 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
         help="how answers are requested (default auto: a tool call for Anthropic and "
              "Gemini; for OpenAI-compatible servers the first of json_schema, json_object, "
              "json_prompt the server accepts, found once per run)")
+    add("--tool-choice", choices=("detect", "required", "auto", "named"),
+        help="how a tool-calling agent's model is asked for tool calls (default detect: "
+             "the first of required, auto, named the server accepts, found once per run; "
+             "docs/live_models.md)")
     add("--cache", metavar="PATH|off",
         help=f"call cache shared across runs (default {default_cache_path()}); "
              "'off' disables recording")
@@ -77,7 +81,8 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
 
 
 _LIVE_DESTS = ("concurrency", "rpm", "max_calls", "max_tokens", "timeout", "attempts",
-               "backoff", "max_output_tokens", "temperature", "structured_output", "cache",
+               "backoff", "max_output_tokens", "temperature", "structured_output", "tool_choice",
+               "cache",
                "replay", "price", "keep_provider_errors")
 
 
@@ -104,10 +109,14 @@ def generation_from_args(args: argparse.Namespace) -> dict[str, Any]:
         settings = GenerationSettings(
             max_output_tokens=getattr(args, "max_output_tokens", 600),
             temperature=getattr(args, "temperature", None),
-            output=getattr(args, "structured_output", "auto"))
+            output=getattr(args, "structured_output", "auto"),
+            tool_choice=getattr(args, "tool_choice", None) or "detect")
     except ValidationError as exc:
         raise UsageError(_first_error(exc, "generation")) from None
-    return settings.model_dump()
+    dump = settings.model_dump()
+    if settings.tool_choice != "detect":  # part of the run id only when given
+        dump["tool_choice"] = settings.tool_choice
+    return dump
 
 
 def live_options_from_args(args: argparse.Namespace) -> LiveOptions:

@@ -75,6 +75,10 @@ def announce_live_run(summary: LiveRunSummary) -> None:
           f"calls failed after every retry, {stats.get('reader_errors', 0)} unparseable "
           f"answers; run total "
           f"{spent.calls} calls, {spent.tokens} tokens", file=sys.stderr)
+    if summary.tool_call_mode:
+        print("tool calls: " + ", ".join(
+            f"{model} {mode}" for model, mode in sorted(summary.tool_call_mode.items())),
+              file=sys.stderr)
     if summary.structured_output:
         print("structured output: " + ", ".join(
             f"{model} {method}" for model, method in sorted(summary.structured_output.items())),

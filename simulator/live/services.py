@@ -70,6 +70,9 @@ class LiveServices:
     structured_output: dict[str, str] = field(default_factory=dict)
     """The structured-output method each model uses in this run, by reader name: fixed by
     the run (recorded in its manifest, found by ``--structured-output auto``'s probe)."""
+    tool_call_mode: dict[str, str] = field(default_factory=dict)
+    """How each model is asked for tool calls in this run (simulator/agents/tool_modes.py),
+    by reader name: fixed by the run's tool-calling preflight, recorded in its manifest."""
     _flights: dict[str, _Flight] = field(default_factory=dict)
     _outcomes: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx2
+
 BROKEN_KINDS: dict[str, tuple[str, bool]] = {
     "not_json": ("the body is not JSON (an HTML page or a cut-off body)", True),
     "not_object": ("the body is JSON but not an object", True),
@@ -74,8 +76,59 @@ async def check_completion(response: Any) -> None:
         raise BrokenResponse(kind)
 
 
-def openai_async_client() -> Any:
-    """The OpenAI SDK's default async HTTP client, with :func:`check_completion` hooked in."""
-    import openai
+def compatible_body(body: bytes) -> bytes | None:
+    """A chat-completion request body that the common OpenAI-compatible servers accept, or
+    None when ``body`` already is one (or is no JSON object).
 
-    return openai.DefaultAsyncHttpxClient(event_hooks={"response": [check_completion]})
+    What is changed, and why (docs/live_models.md, "What layerrag sends"):
+
+    - an assistant message that carries tool calls and no text gets ``"content": ""``
+      instead of ``null``: LangChain sends null (as OpenAI's API allows), and
+      llama-cpp-python's server answers it with HTTP 500. OpenAI, vLLM, Ollama and
+      llama.cpp's ``llama-server`` accept the empty string.
+    """
+    try:
+        value = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
+        return None
+    changed = False
+    for message in value["messages"]:
+        if isinstance(message, dict) and message.get("role") == "assistant" \
+                and message.get("tool_calls") and message.get("content") is None:
+            message["content"] = ""
+            changed = True
+    return json.dumps(value).encode() if changed else None
+
+
+class CompatibleTransport(httpx2.AsyncBaseTransport):
+    """An ``httpx2`` async transport that rewrites each chat-completion request with
+    :func:`compatible_body` before it is sent (a request hook cannot change a body)."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport) -> None:
+        self._inner = inner
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if request.method == "POST" and str(request.url.path).endswith("/chat/completions"):
+            fixed = compatible_body(await request.aread())
+            if fixed is not None:
+                headers = [(k, v) for k, v in request.headers.raw
+                           if k.lower() != b"content-length"]
+                request = httpx2.Request(request.method, request.url, headers=headers,
+                                         content=fixed, extensions=request.extensions)
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def openai_async_client() -> Any:
+    """The OpenAI SDK's default async HTTP client, with :func:`check_completion` hooked in
+    and its requests made compatible (:class:`CompatibleTransport`)."""
+    import openai
+    from openai._constants import DEFAULT_CONNECTION_LIMITS
+
+    transport = CompatibleTransport(httpx2.AsyncHTTPTransport(limits=DEFAULT_CONNECTION_LIMITS))
+    return openai.DefaultAsyncHttpxClient(event_hooks={"response": [check_completion]},
+                                          transport=transport)

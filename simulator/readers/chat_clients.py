@@ -62,6 +62,13 @@ class GenerationSettings(BaseModel):
     OpenAI-compatible servers the first method the server accepts (found by the run's
     preflight, recorded in its manifest; json_schema when no preflight ran)."""
 
+    tool_choice: Literal["detect", "required", "auto", "named"] = Field(default="detect",
+                                                                        exclude=True)
+    """How a live tool-calling agent's model is asked for tool calls
+    (simulator/agents/tool_modes.py); ``detect``: the first mode the server accepts. Not
+    in the dump: the mode used is part of every agent call's key, and a reader never uses
+    it (the run id has it when given: simulator/cli/live_options.py)."""
+
     @classmethod
     def parse(cls, generation: dict[str, Any], model: str) -> GenerationSettings:
         try:

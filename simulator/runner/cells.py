@@ -183,6 +183,15 @@ class MatrixRunner:
             graphs[model] = built_graph(self.agent, reader.chat_model, tools, [live, *harness])
         return graphs
 
+    @property
+    def tool_specs(self) -> list[Any]:
+        """What a tool-calling agent's model is offered: the tools and the final-answer
+        schema (the tool-calling preflight sends exactly these)."""
+        from middleware import policy_tools
+        from simulator.agents.answer import FinalAnswer
+
+        return [*policy_tools(self.env), FinalAnswer]
+
     def _tools_and_harness(self) -> tuple[list[Any], list[Any]]:
         """The tools handed to an agent factory, and the harness middleware (outermost
         first)."""

@@ -87,6 +87,8 @@ class LiveRunSummary(RunSummary):
     """The first of them's reason, with the server's own words (record order)."""
     structured_output: dict[str, str] = field(default_factory=dict)
     """The structured-output method each chat reader used (the run's manifest has it)."""
+    tool_call_mode: dict[str, str] = field(default_factory=dict)
+    """How each model was asked for tool calls (live tool-calling agents; the manifest)."""
 
     @property
     def exit_code(self) -> int:
@@ -132,6 +134,7 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
                               spend_ledger=out / SPEND_FILE)
     services.stats = RequestCountingStats()  # the progress's ETA counts provider records
     services.structured_output.update(recorded_structured_output(out))
+    services.tool_call_mode.update(recorded_structured_output(out, "tool_call_mode"))
     try:
         with use_services(services):
             runner = MatrixRunner(config, corpus)
@@ -149,7 +152,8 @@ def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions 
                           message=run.message, spent=services.budget.spent,
                           stats=services.stats.snapshot(), provider_errors=run.provider_errors,
                           first_provider_error=run.first_provider_error,
-                          structured_output=dict(services.structured_output))
+                          structured_output=dict(services.structured_output),
+                          tool_call_mode=dict(services.tool_call_mode))
 
 
 def _calls_left(runner: MatrixRunner, out: Path, keep_provider_errors: bool) -> bool:
@@ -184,6 +188,7 @@ async def _preflight(runner: MatrixRunner, services: LiveServices) -> None:
     A reader fixes its structured-output method (a resumed run reuses the recorded one);
     a tool-calling agent answers through tools, so its models are only checked to answer.
     """
+    from simulator.agents.tool_modes import fix_tool_call_mode
     from simulator.readers.chat import ChatReader
     from simulator.readers.chat_output import OutputMethod
     from simulator.readers.chat_probe import preflight
@@ -191,6 +196,7 @@ async def _preflight(runner: MatrixRunner, services: LiveServices) -> None:
     async def check(reader: ChatReader) -> None:
         if runner.agent.kind == "tool_calling":
             await preflight(reader, "json_prompt")
+            await fix_tool_call_mode(reader, runner.tool_specs, services)
         else:
             recorded = services.structured_output.get(reader.name)
             await reader.preflight(cast(OutputMethod | None, recorded))
@@ -246,7 +252,8 @@ class _LiveExecution:
         with RunStore(self.out) as store:
             check_or_write_manifest(store, self.runner.config, self.runner.corpus,
                                     self.runner.run_id, self.runner.template_versions,
-                                    self.services.structured_output)
+                                    self.services.structured_output,
+                                    self.services.tool_call_mode)
             done = store.keys()
             if self.retry_provider_errors:
                 self._retrying = store.provider_error_keys()

@@ -42,10 +42,13 @@ def git_revision() -> str | None:
 
 def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
                    prompt_template_hashes: dict[str, str] | None = None,
-                   structured_output: dict[str, str] | None = None) -> dict[str, Any]:
+                   structured_output: dict[str, str] | None = None,
+                   tool_call_mode: dict[str, str] | None = None) -> dict[str, Any]:
     """The manifest; ``structured_output`` (live readers: the method each model answers
-    through, as the run's preflight fixed it) is written only when there is one."""
-    extra = {"structured_output": structured_output} if structured_output else {}
+    through, as the run's preflight fixed it) and ``tool_call_mode`` (live tool-calling
+    agents: how each model is asked for tool calls) are written only when there is one."""
+    extra = {name: value for name, value in (("structured_output", structured_output),
+                                             ("tool_call_mode", tool_call_mode)) if value}
     return {**extra,
         "run_id": run_id,
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -60,7 +63,8 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
 
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
                             run_id: str, templates: dict[str, str],
-                            structured_output: dict[str, str] | None = None
+                            structured_output: dict[str, str] | None = None,
+                            tool_call_mode: dict[str, str] | None = None
                             ) -> dict[str, Any]:
     """Write the manifest of a new run, or check that a resumed run has the same one.
 
@@ -69,7 +73,7 @@ def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
     one directory cannot both find it empty, so exactly one of them proceeds.
     """
     existing = store.claim(build_manifest(config, corpus, run_id, templates,
-                                          structured_output))
+                                          structured_output, tool_call_mode))
     if existing.get("run_id") != run_id:
         theirs = existing.get("config")
         theirs = theirs if isinstance(theirs, dict) else {}
@@ -80,21 +84,23 @@ def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
             f"{store.run_dir} holds run {existing.get('run_id')} with a different configuration "
             f"({what} differ); use another --out or the same options to resume"
         )
-    if structured_output and existing.get("structured_output") != structured_output:
-        # a run from before methods were recorded, or a model whose method was not yet
-        # fixed: record what this invocation uses (a recorded method is reused, not changed)
-        existing = {**existing, "structured_output": {
-            **structured_output, **(existing.get("structured_output") or {})}}
-        store.write_manifest(existing)
+    for name, fixed in (("structured_output", structured_output),
+                        ("tool_call_mode", tool_call_mode)):
+        if fixed and existing.get(name) != fixed:
+            # a run from before these were recorded, or a model whose method was not yet
+            # fixed: record what this invocation uses (a recorded one is reused, not changed)
+            existing = {**existing, name: {**fixed, **(existing.get(name) or {})}}
+            store.write_manifest(existing)
     return existing
 
 
-def recorded_structured_output(run_dir: Path) -> dict[str, str]:
-    """The structured-output methods a run directory's manifest records (none when there
-    is no run there yet)."""
+def recorded_structured_output(run_dir: Path, name: str = "structured_output"
+                               ) -> dict[str, str]:
+    """The structured-output methods (or, with ``name="tool_call_mode"``, the tool-call
+    modes) a run directory's manifest records (none when there is no run there yet)."""
     if not (Path(run_dir) / STORE_FILE).is_file():
         return {}
     with RunStore(run_dir, create=False) as store:
         manifest = store.manifest() or {}
-    methods = manifest.get("structured_output")
+    methods = manifest.get(name)
     return dict(methods) if isinstance(methods, dict) else {}

@@ -81,12 +81,16 @@ NO_CHOICES = b'{"id": "x", "object": "chat.completion", "error": "upstream timed
 EMPTY_CHOICES = b'{"id": "x", "object": "chat.completion", "created": 0, "choices": []}'
 
 Step = Answer | Status | Malformed | BrokenBody | Raw
-EMULATIONS = ("llama.cpp", "vllm", "ollama")
+EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools")
 """Structured-output behaviours of local servers (``FakeProvider(emulate=...)``):
 
 - ``llama.cpp`` (llama-cpp-python's ``llama_cpp.server``): ``response_format`` type
   ``json_schema`` gets HTTP 500 "Input should be 'text' or 'json_object'"; ``json_object``
-  with a schema is honoured;
+  with a schema is honoured; ``tool_choice: "required"`` gets HTTP 500 (it takes
+  ``"none"``, ``"auto"`` or a named tool), and so does an assistant message whose
+  ``content`` is null beside its tool calls;
+- ``no-tools``: a server that offers no tool calling at all: tools and ``tool_choice`` are
+  ignored and the model answers in text;
 - ``vllm``: every ``response_format`` is honoured (guided decoding);
 - ``ollama``: an Ollama without structured outputs: ``response_format`` is ignored and the
   model wraps its JSON in prose and a fenced block.
@@ -94,6 +98,12 @@ EMULATIONS = ("llama.cpp", "vllm", "ollama")
 LLAMA_CPP_500 = ("1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
                  "  Input should be 'text' or 'json_object' [type=literal_error, "
                  "input_value='json_schema', input_type=str]")
+LLAMA_CPP_TOOL_CHOICE_500 = (
+    "1 validation error for CreateChatCompletionRequest\ntool_choice\n  Input should be 'none' "
+    "or 'auto' [type=literal_error, input_value='required', input_type=str]")
+LLAMA_CPP_NULL_CONTENT_500 = (
+    "1 validation error for CreateChatCompletionRequest\nmessages.2.content\n  Input should "
+    "be a valid string [type=string_type, input_value=None, input_type=NoneType]")
 PREFLIGHT_MARK = "preflight marker"
 FIXED_ANSWER = {"answer": "30 days", "citations": ["doc-1"], "abstain": False, "reason": None}
 
@@ -292,6 +302,14 @@ class _Handler(BaseHTTPRequestHandler):
             step = Status(400, message="response_format type json_schema is not supported")
         if fake.emulate == "llama.cpp" and fmt == "json_schema":
             step = Status(500, message=LLAMA_CPP_500)
+        if fake.emulate == "llama.cpp" and body.get("tool_choice") == "required":
+            step = Status(500, message=LLAMA_CPP_TOOL_CHOICE_500)
+        if fake.emulate == "llama.cpp" and any(
+                m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
+                for m in body.get("messages") or []):
+            step = Status(500, message=LLAMA_CPP_NULL_CONTENT_500)
+        if fake.emulate == "no-tools" and isinstance(step, Answer) and request.is_agent:
+            step = Malformed("duration")  # what a model with no tool template said
         if fake.emulate == "ollama" and isinstance(step, Answer) and not request.is_agent:
             value = step.value if step.value is not None else extractive_answer(request)
             step = Malformed(f"Sure! Here is the answer:\n```json\n{json.dumps(value)}\n```")

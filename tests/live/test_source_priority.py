@@ -89,6 +89,6 @@ def test_a_live_react_agent_gets_the_instruction_after_its_task(
                               sleep=sleeps.append)
     assert summary.stopped is None and summary.written == summary.total
     firsts = [next(m for m in r.body["messages"] if m["role"] == "user")["content"]
-              for r in fake.requests if r.is_agent]
+              for r in fake.calls if r.is_agent]  # the tool-calling preflight's is not a task
     assert firsts and all(str(f).endswith(SOURCE_PRIORITY_INSTRUCTIONS["soft"])
                           for f in firsts)

@@ -1,0 +1,79 @@
+"""Tool-calling agents against local servers' tool-calling rules (issue 27): the preflight
+picks the tool-call mode the server accepts, what is sent is what the server accepts, and
+a server with no tool calling is refused in one line before anything is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from simulator.cli.main import main
+from simulator.live.wire import compatible_body
+from simulator.runner.store import RunStore
+from tests.conftest import TINY_SPEC
+from tests.live.fake_provider import FakeProvider
+
+
+def _run(fake: FakeProvider, out: Path, *extra: str) -> int:
+    return main(["run", "--agent", "react", "--model", "openai:m1", "--base-url", fake.url,
+                 "--spec", str(TINY_SPEC), "--tasks", "8",
+                 "--scenarios", "clean,schema_drift,permission_denied", "--out", str(out),
+                 "--cache", "off", "--attempts", "1", "--timeout", "5", "--format", "none",
+                 "--no-progress", *extra])
+
+
+def test_against_llama_cpp_python_the_run_completes_with_tool_calls_on_every_record(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeProvider(emulate="llama.cpp") as fake:
+        code = _run(fake, tmp_path / "r")
+        agent_requests = [r for r in fake.calls if r.is_agent]
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "tool calls: openai:m1 auto" in err
+    with RunStore(tmp_path / "r", create=False) as store:
+        records = list(store.records())
+        manifest = store.manifest() or {}
+    assert manifest["tool_call_mode"] == {"openai:m1": "auto"}
+    assert len(records) == 48
+    assert not any(r.provider_error or r.agent_error for r in records)
+    assert all(r.trace["tool_calls"] for r in records)  # every record's search reached the tool
+    assert any(r.S for r in records)
+    assert agent_requests and all(r.body.get("tool_choice") == "auto" for r in agent_requests)
+    for request in agent_requests:  # no null content beside a tool call ever went out
+        assert all(m.get("content") is not None for m in request.body["messages"])
+
+
+def test_a_forced_mode_is_used_without_probing_the_others(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeProvider(emulate="llama.cpp") as fake:
+        code = _run(fake, tmp_path / "r", "--tool-choice", "named")
+        choices = {json.dumps(r.body.get("tool_choice"), sort_keys=True)
+                   for r in fake.requests if r.is_agent}
+    assert code == 0, capsys.readouterr().err
+    assert choices == {json.dumps({"type": "function", "function": {"name": n}},
+                                  sort_keys=True) for n in ("search_policies", "FinalAnswer")}
+
+
+def test_a_server_without_tool_calling_is_refused_in_one_line(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeProvider(emulate="no-tools") as fake:
+        code = _run(fake, tmp_path / "r")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("error: preflight: openai:m1 at ")
+    assert ("made no usable tool call (required: answered without a tool call; auto: "
+            "answered without a tool call; named: answered without a tool call)") in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_assistant_tool_call_is_sent_with_empty_content_not_null() -> None:
+    body = {"model": "m", "messages": [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1"}]},
+        {"role": "tool", "content": "x", "tool_call_id": "c1"}]}
+    fixed = compatible_body(json.dumps(body).encode())
+    assert fixed is not None
+    assert json.loads(fixed)["messages"][1]["content"] == ""
+    assert compatible_body(fixed) is None  # already compatible: sent unchanged
