@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from simulator.agent.state import Episode
 from simulator.agents.answer import FinalAnswer, to_agent_answer
-from simulator.agents.harness import ToolRunContext
+from simulator.agents.harness import ToolRunContext, recorder_of
 from simulator.agents.prompt import PROMPT_VERSION, task_message
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
@@ -79,7 +79,7 @@ def _failed(ctx: ToolRunContext, exc: Exception) -> Episode:
 def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | None, *,
                provider_error: bool = False) -> Episode:
     """The episode of a finished run (``final`` is None when it did not finish)."""
-    recorder = ctx.recorder
+    recorder = recorder_of(ctx)
     messages: list[BaseMessage] = list((final or {}).get("messages", []))
     terminated = recorder.terminated or error
     unparseable = False

@@ -18,7 +18,15 @@ def search_call(task: Task) -> ToolCall:
 def run_record(chain: ToolChain, task: Task, labels: Labels, *, attempt: int = 0,
                seed: int = 0) -> dict | None:
     return chain.invoke(search_call(task),
-                        FaultContext(task=task, labels=labels, attempt=attempt, seed=seed))
+                        FaultContext(task=task, attempt=attempt, seed=seed))
+
+
+def revoked_groups(env: PolicyEnvironment, task: Task) -> tuple[str, ...]:
+    """The access groups permission_denied revokes for ``task``'s calls, computed without the
+    fault: those of the current documents the retriever ranks for the task's question."""
+    found = [env.registry.get(d) for d in env.results(task.question, task.session)]
+    current = [d for d in found if d is not None and d.status == "current"] or found[:1]
+    return tuple(dict.fromkeys(d.access_group for d in current if d is not None))
 
 
 @pytest.fixture(scope="session")
