@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from middleware import FaultContext, ToolCall, build_tool_chain, get_scenario
-from simulator.answers.foil import document_foil, foil_key
+from simulator.answers.foil import DocumentFoil, document_foil, edited_text, foil_key
 from simulator.answers.normalize import matches_any
-from simulator.corpus import Corpus
+from simulator.corpus import Corpus, Task
 from simulator.endpoints import PolicyEnvironment
 from simulator.endpoints.document_payload import text_digest
 from simulator.errors import UsageError
@@ -20,6 +20,20 @@ from tests.middleware.conftest import run_record
 def _older_texts(env: PolicyEnvironment, doc_id: str) -> list[str]:
     lineage = env.registry.lineage(doc_id)
     return [env.registry.get(d).text for d in lineage[:lineage.index(doc_id)]]  # type: ignore[union-attr]
+
+
+def _target(env: PolicyEnvironment, task: Task, hits: list[dict], position: str
+            ) -> tuple[dict | None, DocumentFoil | None]:
+    """The rule of the module docstring: the best-ranked current hit with an editable foil."""
+    for hit in hits:
+        if hit["metadata"]["status"] != "current":
+            continue
+        foil = document_foil(foil_key(0, task.task_id), task.question, task.answer_format,
+                             hit["text"], _older_texts(env, hit["doc_id"]))
+        if foil is not None and edited_text(hit["text"], task.answer_format, (foil.stated,),
+                                            foil.value, position):  # type: ignore[arg-type]
+            return hit, foil
+    return None, None
 
 
 @pytest.mark.parametrize("position", ["beginning", "middle", "end"])
@@ -34,14 +48,12 @@ def test_the_top_current_hit_carries_its_foil_and_nothing_else_changes(
     for task, labels in list(zip(corpus.tasks, corpus.labels, strict=True))[::5]:
         before, after = run_record(clean, task, labels), run_record(tampered, task, labels)
         assert before is not None and after is not None
-        target = next((h for h in before["hits"] if h["metadata"]["status"] == "current"), None)
-        foil = target and document_foil(foil_key(0, task.task_id), task.question,
-                                        task.answer_format, target["text"],
-                                        _older_texts(env, target["doc_id"]))
+        target, foil = _target(env, task, before["hits"], position)
+        target_id = target["doc_id"] if target is not None else None
         for old, new in zip(before["hits"], after["hits"], strict=True):
             assert {k: v for k, v in old.items() if k != "text"} == \
                 {k: v for k, v in new.items() if k != "text"}
-            if foil is not None and old is target:
+            if foil is not None and old["doc_id"] == target_id:
                 assert foil.value in new["text"] and new["text"] != old["text"]
                 edited += 1
                 if old["doc_id"] in labels.required_doc_ids:
