@@ -5,7 +5,8 @@ and access group are rotated by three rows (one policy unit of enterprise_v2) ac
 corpus: a derangement in which no task keeps its own unit's labels. The scrambled Corpus is the
 one the runner is built from, so the environment, the fault chains and the agent's tools see
 it exactly as a run would. Then every scenario (the nine and the three misleading ones), both
-contract modes, for the pipeline, ``react`` and ``examples.custom_agent``, must give records
+contract modes and several arms (:data:`ARMS`), for the pipeline, ``react`` and
+``examples.custom_agent``, must give records
 whose agent outputs are identical: the answer, citations, abstention and its reason, the
 retrieved ids, the prompt hash, token counts, and the whole trace (every tool call with its
 status, returned ids, session, snapshot, partial and access flags; the evidence ids; the policy
@@ -25,6 +26,11 @@ from simulator.vocabulary import SCENARIO_GROUPS, SCENARIO_NAMES
 
 SCENARIOS = tuple(dict.fromkeys((*SCENARIO_NAMES, *SCENARIO_GROUPS["misleading"])))
 AGENTS = ("pipeline", "react", "examples.custom_agent:build_agent")
+ARMS = {"pipeline": ("uncontrolled", "controlled", "evidence_integrity")}
+"""No policy, every default policy in gate order (their fetches go through the faults too),
+and the registry check the misleading scenarios are built for; the tool-calling agents, slower
+per record, run the first two on half the rows."""
+TOOL_ARMS, TOOL_ROWS = ("uncontrolled", "controlled"), range(6)
 ROWS = range(12)
 OUTPUTS = ("answer", "citations", "abstained", "reason", "retrieved_doc_ids", "prompt_hash",
            "input_tokens", "output_tokens", "provider_error", "reader_error", "trace")
@@ -44,11 +50,13 @@ def scrambled(corpus: Corpus, shift: int = 3) -> Corpus:
 
 
 def _records(corpus: Corpus, agent: str) -> dict[str, RunRecord]:
-    config = RunConfig(scenarios=SCENARIOS, agent=agent)
+    arms = ARMS.get(agent, TOOL_ARMS)
+    rows = ROWS if agent in ARMS else TOOL_ROWS
+    config = RunConfig(scenarios=SCENARIOS, agent=agent, arms=arms)
     runner = MatrixRunner(config, corpus)
-    cells = [Cell("deterministic", scenario, mode, "uncontrolled", corpus.tasks[row],
-                  corpus.labels[row], agent)
-             for scenario in SCENARIOS for mode in config.modes for row in ROWS]
+    cells = [Cell("deterministic", scenario, mode, arm, corpus.tasks[row], corpus.labels[row],
+                  agent)
+             for scenario in SCENARIOS for mode in config.modes for arm in arms for row in rows]
     return {c.key.as_str(): r for c, r in zip(cells, runner.run_cells(cells), strict=True)}
 
 
