@@ -4,26 +4,31 @@ Mechanic: this fault decides what the caller loses for this call, from what the 
 returns and the documents' own metadata, never from labels:
 
 - with ``groups`` given, those access groups;
-- otherwise the access groups of the documents in force that the caller's question finds:
-  the retriever's ranking for the record's question (``FaultContext.task``) asked by the
-  caller (``env.results(question, caller, conditions)``, the primitive ``wrong_session``'s
-  ``env.cached_results`` also uses), and of those hits every one the live registry holds as
-  ``current`` (the documents' own published status) gives up its group; when none is current
-  (a stale snapshot), the top-ranked hit's group. The same groups are revoked on every call of
-  the record, a re-worded search and a ``fetch_document`` included: a permission belongs to the
-  caller, not to one query. Without a task (a tool wrapped outside layerrag), a search ranks
-  its own ``query`` and a fetch loses the group of the document it asks for.
+- otherwise the access groups of the policies the caller's question is about, found without
+  labels: the retriever's ranking for the record's question (``FaultContext.task``) asked by
+  the caller (``env.results(question, caller, conditions)``, the primitive ``wrong_session``'s
+  ``env.cached_results`` also uses); of those hits, every one the live registry holds as
+  ``current`` (the documents' own published status) whose text states a value for the
+  question in the task's answer format (the label-free extractor,
+  :func:`simulator.answers.extract.extract_value`) gives up its group; when none does, the
+  best-ranked current hit's group, failing that the top hit's. The same groups are revoked on
+  every call of the record, a re-worded search and a ``fetch_document`` included: a
+  permission belongs to the caller, not to one query. Without a task (a tool wrapped outside
+  layerrag), a search ranks its own ``query`` and loses its top hit's group, and a fetch
+  loses the group of the document it asks for.
 
-The group goes into ``EndpointConditions.revoked_groups``; nothing is pinned. The endpoint's
+The groups go into ``EndpointConditions.revoked_groups``; nothing is pinned. The endpoint's
 access filter (:func:`simulator.endpoints.search.readable`) then trims every hit of a revoked
 group: it is withheld, counted in ``access.withheld_count`` with ``access.denied`` set, and
 its text and metadata never leave the endpoint. The registry endpoint (``fetch_document``)
-applies the same filter. Why every current hit and not only the first: a retriever that ranks
-another policy first still returns the question's own policy lower down, and a denial aimed at
-the first hit alone would then leave the evidence readable (the scenario would be answerable
-by accident); aiming at what is in force among the hits withholds a policy's current version
-wherever the retriever ranked it, without knowing which policy the question is about.
-Superseded hits of other groups stay readable. No contract mode un-denies; the safe outcome
+applies the same filter. Why every hit in force that answers, and not the top hit only: the
+fault cannot know which of the policies the question retrieves is the one it is about (an
+ambiguous question, "how long is the standard review period?", is answered by policies of two
+domains), and a denial aimed at one of them would leave the other readable, the record
+answerable by accident, and an agent that abstains on a denial scored unsafe. The cost: on a
+corpus where most documents share a broad group, little or nothing readable is left beside the
+denial, so an agent has little to misread (an access-aware policy then has little to prevent).
+No contract mode un-denies; the safe outcome
 is an access-aware non-answer.
 """
 
@@ -34,13 +39,14 @@ from typing import Any
 
 from middleware.faults.base import fault
 from middleware.types import FaultContext, FaultSteps, ToolCall
+from simulator.answers.extract import extract_value
 from simulator.corpus.model import SessionContext
 from simulator.errors import UsageError
 
 
 @fault(layer="authorization")
 def permission_denied(groups: tuple[str, ...] = ()) -> FaultSteps:
-    """Revoke the access groups of the documents in force the caller's question finds."""
+    """Revoke the access groups of the policies in force that answer the caller's question."""
     fixed = (groups,) if isinstance(groups, str) else tuple(groups)
     if any(not isinstance(g, str) or not g for g in fixed):
         raise UsageError(f"fault 'permission_denied': groups must be non-empty names, "
@@ -58,7 +64,7 @@ def permission_denied(groups: tuple[str, ...] = ()) -> FaultSteps:
 
 
 def _revoked_groups(call: ToolCall, ctx: FaultContext) -> tuple[str, ...]:
-    """The access groups of the current documents the caller's question retrieves, or ()."""
+    """The access groups of the policies in force that answer the caller's question, or ()."""
     env = ctx.require_environment("permission_denied")
     session: Any = call.args.get("session", ctx.caller)
     if ctx.task is not None:
@@ -76,8 +82,11 @@ def _revoked_groups(call: ToolCall, ctx: FaultContext) -> tuple[str, ...]:
     except UsageError:
         return ()  # a malformed session: the endpoint reports it
     found = [doc for d in ranked if (doc := env.registry.get(d)) is not None]
-    current = [doc for doc in found if doc.status == "current"] or found[:1]
-    return tuple(dict.fromkeys(doc.access_group for doc in current))
+    current = [doc for doc in found if doc.status == "current"]
+    answering = [doc for doc in current if ctx.task is not None
+                 and extract_value(doc.text, ctx.task.question, ctx.task.answer_format)]
+    chosen = answering or (current or found)[:1]
+    return tuple(dict.fromkeys(doc.access_group for doc in chosen))
 
 
 def _is_session(session: Any) -> bool:

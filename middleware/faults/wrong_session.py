@@ -9,11 +9,13 @@ decides whose (:func:`other_session`):
 2. order: shuffled by ``random.Random(f"wrong_session|{seed}|{caller session id}")``. The
    attempt is not in the key, so every retry gets the same mix-up: the cache is sticky;
 3. choice: the first candidate whose cached results (``env.cached_results``) share no policy
-   with the caller's own cached results: no document of theirs is a version (in the
-   registry's lineage, ``env.registry.lineage``, read from the documents' own metadata) of a
-   document the caller's question retrieves. So the mix-up never hands back the caller's own
-   evidence by chance; the first candidate if none qualifies. A caller the cache does not
-   know has no results of its own, and any candidate qualifies.
+   with what the caller's own question retrieves, ranked to twice the search depth
+   (``env.results(..., depth=2 * env.top_k)``): no document of theirs is a version (in the
+   registry's lineage, ``env.registry.lineage``, read from the documents' own metadata) of
+   one of those. The margin matters where the caller's own search ranked its policy just
+   below the top k: another session that asked about that policy would otherwise hand the
+   caller its own evidence by chance. The first candidate if none qualifies. A caller the
+   cache does not know has no results of its own, and any candidate qualifies.
 
 Nothing here reads labels: which policy a session's results belong to is what the retriever
 returned and what the documents publish about their versions.
@@ -65,7 +67,9 @@ def other_session(env: PolicyEnvironment, caller: str, seed: int,
     Memoized: the choice is a pure function of its arguments (the environment by identity,
     the frozen conditions by value), and the cache is sticky by design, so each retry and
     each arm of a record reuses the first draw instead of re-ranking every candidate."""
-    own = env.cached_results(caller, conditions) if caller in env.session_cache else ()
+    task = env.session_cache.get(caller)
+    own = env.results(task.question, task.session, conditions, depth=2 * env.top_k) \
+        if task is not None else ()
     own_versions = {v for doc_id in own for v in env.registry.lineage(doc_id)}
     candidates = [session for session in env.session_cache if session != caller]
     if not candidates:

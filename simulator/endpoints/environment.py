@@ -209,14 +209,19 @@ class PolicyEnvironment:
     # -- primitives: what the retriever ranks ------------------------------------------
 
     def results(self, query: str, session: SessionContext | Mapping[str, Any],
-                conditions: EndpointConditions = HEALTHY) -> tuple[str, ...]:
-        """The doc ids a search for ``query`` by ``session`` ranks, best first (top_k).
+                conditions: EndpointConditions = HEALTHY, *,
+                depth: int | None = None) -> tuple[str, ...]:
+        """The doc ids a search for ``query`` by ``session`` ranks, best first: the top_k a
+        search returns, or the first ``depth`` of the full ranking.
 
         Ranked on the index ``conditions`` select (snapshot and corruption), before pins,
         shard loss and access trimming: what the retriever returned, as a fault may ask it.
         """
         key: _IndexKey = (conditions.snapshot_lag, conditions.corruption)
-        return tuple(d for d, _ in self._ranked(key, query, _session(session), full=False))
+        caller = _session(session)
+        if depth is None or depth <= self.top_k:
+            return tuple(d for d, _ in self._ranked(key, query, caller, full=False))[:depth]
+        return tuple(d for d, _ in self._ranked(key, query, caller, full=True))[:depth]
 
     def _cached_task(self, session_id: str) -> Task:
         task = self.session_cache.get(session_id)

@@ -257,13 +257,18 @@ class MatrixRunner:
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
             arm=cell.arm, latency_ms=latency_ms, agent=cell.agent, registered=registered,
         )
-        return self._misleading(cell, record, registered)
+        from simulator.runner.scoring import returned_texts
 
-    def _misleading(self, cell: Cell, record: RunRecord,
-                    registered: dict[str, str]) -> RunRecord:
+        served = returned_texts(episode)
+        edited = {d for d, text in registered.items() if served.get(d, text) != text}
+        return self._misleading(cell, record, registered, edited)
+
+    def _misleading(self, cell: Cell, record: RunRecord, registered: dict[str, str],
+                    edited: set[str]) -> RunRecord:
         """Add what misleading evidence needs: the run's source priority, and under a
         ``misleading_evidence`` fault whether the designated value was adopted
-        (``registered``: the registry's text of the required documents, current first)."""
+        (``registered``: the registry's text of the required documents, current first;
+        ``edited``: those the record's search results carried with other text)."""
         from simulator.scoring.misleading import misled
 
         update: dict[str, Any] = {}
@@ -276,5 +281,5 @@ class MatrixRunner:
             older = [self.corpus.document(d).text for d in lineage[:lineage.index(required[0])]]
             update["misled"] = misled(record, cell.task, seed=self.config.seed,
                                       registered_text=registered[required[0]],
-                                      older_texts=older)
+                                      older_texts=older, served_edited=required[0] in edited)
         return record.model_copy(update=update) if update else record

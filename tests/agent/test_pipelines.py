@@ -31,8 +31,9 @@ def test_a_denied_call_reaches_the_reader_with_the_callers_visible_hits_only(
         assert set(rec.trace["evidence_doc_ids"]) <= set(call["doc_ids"])
         assert not required & set(rec.trace["evidence_doc_ids"])
         assert not rec.answerable and not rec.S
-        # What is left (permission_denied withholds every group in force among the hits, so
-        # on enterprise_v2 nothing is) is read, and an empty read is an abstention: safe.
+        # What is left is read (permission_denied withholds every group in force that
+        # answers the question, so on enterprise_v2 nothing readable is), and a read of
+        # nothing is an abstention: safe.
         assert rec.safe_resolution == rec.abstained
 
 

@@ -22,11 +22,16 @@ def run_record(chain: ToolChain, task: Task, labels: Labels, *, attempt: int = 0
 
 
 def revoked_groups(env: PolicyEnvironment, task: Task) -> tuple[str, ...]:
-    """The access groups permission_denied revokes for ``task``'s calls, computed without the
-    fault: those of the current documents the retriever ranks for the task's question."""
-    found = [env.registry.get(d) for d in env.results(task.question, task.session)]
-    current = [d for d in found if d is not None and d.status == "current"] or found[:1]
-    return tuple(dict.fromkeys(d.access_group for d in current if d is not None))
+    """The access groups permission_denied revokes for ``task``'s calls, computed here by the
+    rule of its docstring: those of the current hits of the task's question that state a value
+    for it (else the best-ranked current hit's, else the top hit's)."""
+    from simulator.answers.extract import extract_value
+
+    found = [d for d in (env.registry.get(i) for i in env.results(task.question, task.session))
+             if d is not None]
+    current = [d for d in found if d.status == "current"]
+    answering = [d for d in current if extract_value(d.text, task.question, task.answer_format)]
+    return tuple(dict.fromkeys(d.access_group for d in answering or (current or found)[:1]))
 
 
 @pytest.fixture(scope="session")
