@@ -34,18 +34,18 @@ def main() -> dict[str, str]:
     corpus = build_corpus()
     env = PolicyEnvironment.from_corpus(corpus)
     agent = build_agent(env)
-    task, labels = corpus.tasks[0], corpus.labels[0]
+    task = corpus.tasks[0]
     print(f"Q: {task.question}\n")
     answers: dict[str, str] = {}
     for scenario in SCENARIO_NAMES:
-        plan = FaultPlan(scenario=scenario, task=task, labels=labels, seed=0)
+        plan = FaultPlan(scenario=scenario, task=task, seed=0)
         state = agent.invoke({"messages": [("user", task.question)]}, context=plan)
         answers[scenario] = state["messages"][-1].content
         print(f"{scenario:22s} {answers[scenario][:90]}")
 
     async def concurrently() -> list[str]:
         runs = [agent.ainvoke({"messages": [("user", task.question)]},
-                              context=FaultPlan(scenario=s, task=task, labels=labels))
+                              context=FaultPlan(scenario=s, task=task))
                 for s in ("clean", "schema_drift")]
         return [state["messages"][-1].content for state in await asyncio.gather(*runs)]
 

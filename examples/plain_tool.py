@@ -42,10 +42,10 @@ def main() -> dict[str, str]:
 
     corpus = build_corpus()
     env = PolicyEnvironment.from_corpus(corpus)
-    task, labels = corpus.tasks[0], corpus.labels[0]
+    task = corpus.tasks[0]
     stale = with_faults(env.search_policies, "stale_index")
     raw = stale(query=task.question, session=task.session,
-                fault_context=FaultContext(task=task, labels=labels))
+                fault_context=FaultContext(task=task))
     assert raw is not None
     seen["stale_index/snapshot"] = raw["index"]["snapshot_id"]
     print(f"stale_index on PolicyEnvironment -> snapshot {raw['index']['snapshot_id']}, "

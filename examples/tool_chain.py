@@ -21,14 +21,14 @@ from simulator.endpoints import PolicyEnvironment
 def main() -> dict[str, tuple[str, str]]:
     corpus = build_corpus()
     env = PolicyEnvironment.from_corpus(corpus, retriever="tfidf_domain_validity", top_k=3)
-    task, labels = corpus.tasks[0], corpus.labels[0]
+    task = corpus.tasks[0]
     statuses: dict[str, tuple[str, str]] = {}
     print(f"{'scenario':22s} {'strict':8s} {'repair':8s} evidence (repair)")
     for name in SCENARIO_NAMES:
         chain = build_tool_chain(get_scenario(name), env)
         call = ToolCall(name="search_policies",
                         args={"query": task.question, "session": task.session.model_dump()})
-        raw = chain.invoke(call, FaultContext(task=task, labels=labels, attempt=0, seed=0))
+        raw = chain.invoke(call, FaultContext(task=task, attempt=0, seed=0))
         strict, repair = check_contract(raw, mode="strict"), check_contract(raw, mode="repair")
         hits = repair.payload.hits if repair.payload else ()
         statuses[name] = (strict.status, repair.status)

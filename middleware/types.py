@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.corpus.model import Labels, SessionContext, Task
+from simulator.corpus.model import SessionContext, Task
 from simulator.endpoints.conditions import HEALTHY, EndpointConditions
 from simulator.endpoints.environment import PolicyEnvironment
 from simulator.errors import UsageError
@@ -45,15 +45,17 @@ class ToolCall(BaseModel):
 class FaultContext(BaseModel):
     """Per record and attempt: what a fault may key its draws on, target and choose from.
 
-    Faults are the environment, so they may read the task's labels (permission_denied revokes
-    the access group of the required documents) and use the environment's primitives to make
-    their choice (wrong_session picks another session from its session-keyed cache).
-    Labels never reach a payload.
+    It holds nothing evaluator-only: no labels, no expected answer, no required document id.
+    A fault aims from the call, from what the retriever returns and from the documents' own
+    metadata, through the environment's primitives (permission_denied asks what the question
+    retrieves first, wrong_session picks another session from the session-keyed cache,
+    stale_index and conflicting_evidence follow the registry's lineage). A fault that needs
+    labels to choose its target is not a mechanic, and cannot be written against this context.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
     task: Task | None = None
-    labels: Labels | None = None
+    """The task as the agent receives it (question, answer format, session): public."""
     attempt: int = Field(default=0, ge=0)
     """0 for the first tool call of a record, 1 for the first retry, ..."""
     seed: int = 0
@@ -81,12 +83,6 @@ class FaultContext(BaseModel):
         """A generator seeded from (seed, task[, attempt], salt): the only randomness faults use."""
         attempt = f"|{self.attempt}" if per_attempt else ""
         return random.Random(f"{self.key(call)}{attempt}|{salt}")
-
-    def require_labels(self, fault: str) -> Labels:
-        if self.labels is None:
-            raise UsageError(f"fault {fault!r} targets the task's required documents: pass "
-                             "labels in the FaultContext")
-        return self.labels
 
     def require_environment(self, fault: str) -> PolicyEnvironment:
         if self.environment is None:

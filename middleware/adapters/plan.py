@@ -1,8 +1,9 @@
 """The per-run fault plan a LangChain agent carries in its runtime ``context``.
 
 Middleware and tool instances are shared by every run of an agent, so nothing about one run
-may live on them: the scenario, the task (and its labels, for the faults that target the
-required documents), the seed and the caller's session travel in ``context`` instead.
+may live on them: the scenario, the task, the seed and the caller's session travel in
+``context`` instead. The plan is read by the agent's own middleware too, so it carries nothing
+evaluator-only: the faults aim without labels (middleware.types.FaultContext).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from middleware.scenarios import Scenario
 from middleware.types import FaultContext
-from simulator.corpus.model import Labels, SessionContext, Task
+from simulator.corpus.model import SessionContext, Task
 from simulator.endpoints.environment import PolicyEnvironment
 
 PLAN_ATTRIBUTE = "fault_plan"
@@ -27,8 +28,7 @@ class FaultPlan(BaseModel):
     scenario: str | Scenario = "clean"
     """A registered scenario name, or a composed :class:`Scenario`."""
     task: Task | None = None
-    labels: Labels | None = None
-    """Evaluator-only; the faults read them, the agent never sees them."""
+    """The task the agent was given (public: question, answer format, session)."""
     session: SessionContext | None = None
     """The caller's session (default: the task's)."""
     seed: int = 0
@@ -47,7 +47,7 @@ class FaultPlan(BaseModel):
         ``environment``: the one behind the tool; ``caller``: the session the tool binds, if
         it binds its own (default: the plan's caller).
         """
-        return FaultContext(task=self.task, labels=self.labels, seed=self.seed,
+        return FaultContext(task=self.task, seed=self.seed,
                             attempt=self.attempt + calls_before,
                             caller=caller or self.caller, environment=environment)
 

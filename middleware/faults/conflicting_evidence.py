@@ -4,12 +4,13 @@ it, marked current, with a records notice contradicting one of the two.
 Mechanic: the fault puts the endpoint in a state where the policy the retriever ranked first
 has its older version(s) re-indexed from a second source (``EndpointConditions.
 reindexed_lineage``): they come back right beside the top hit, marked current, so two
-documents of one policy both claim to be in force with different values. The conflict is
-drawn from the family of what the retriever actually returned (the registry's version
-lineage), never aimed with the task's labels: where retrieval went to the wrong policy, the
-conflict is about the wrong policy, and a retrieval failure of the clean scenario stays a
-failure. Only *older* versions are surfaced, so the fault never supplies a current version the
-retriever missed, and nothing is displaced: the scenario is no easier than clean.
+documents of one policy both claim to be in force with different values. The conflict is drawn
+from the family of what the retriever actually returned (the registry's version lineage, which
+the documents publish themselves: ``policy_id``, ``supersedes``, ``superseded_by``), never
+aimed with the task's labels: where retrieval went to the wrong policy, the conflict is about
+the wrong policy, and a retrieval failure of the clean scenario stays a failure. Only *older*
+versions are surfaced, so the fault never supplies a current version the retriever missed, and
+nothing is displaced: the scenario is no easier than clean.
 
 A records notice is attached in ``notes``: drawn per (seed, task), it either claims the older
 version is still the governing text or that it was withdrawn and the newest revision applies.

@@ -3,11 +3,13 @@ current versions.
 
 Mechanic: this fault sets ``EndpointConditions.snapshot_lag`` to ``versions_behind``; the
 endpoint then searches the index it built from the registry as it was that many versions ago
-(``env.index(snapshot_lag=...)``). The newest versions are absent; the version that was
-current when the snapshot was built comes back under its own document id with the status it
-had then ("current"), and the snapshot's ``built_year`` is older than the live registry's.
-Only a freshness check against the live registry (``fetch_document``: status superseded,
-``superseded_by`` set) can tell. Retries see the same snapshot.
+(``env.index(snapshot_lag=...)``; which documents are versions of one policy, and in what
+order, is the lineage the documents publish, read by the registry, never the labels). The
+newest versions are absent; the version that was current when the snapshot was built comes
+back under its own document id with the status it had then ("current"), and the snapshot's
+``built_year`` is older than the live registry's. Only a freshness check against the live
+registry (``fetch_document``: status superseded, ``superseded_by`` set) can tell. Retries see
+the same snapshot.
 
 A lag that leaves an empty snapshot (``versions_behind`` >= the most versions any policy of
 the corpus has, ``env.max_snapshot_lag`` + 1) is a usage error on the first call.

@@ -5,13 +5,20 @@ Mechanic: the endpoint keeps a session-keyed result cache (``env.session_cache``
 the caller another session's entry (``EndpointConditions.served_session``), and this module
 decides whose (:func:`other_session`):
 
-1. candidates: every other session in the cache whose task belongs to another policy unit
-   (the corpus labels say which; the fault is the environment, so it may read them);
+1. candidates: every other session in the cache, in the cache's order;
 2. order: shuffled by ``random.Random(f"wrong_session|{seed}|{caller session id}")``. The
    attempt is not in the key, so every retry gets the same mix-up: the cache is sticky;
-3. choice: the first candidate whose cached results (``env.cached_results``) hold no version
-   of the caller's policy, so the mix-up never hands back the caller's own evidence by
-   chance; the first candidate if none qualifies.
+3. choice: the first candidate whose cached results (``env.cached_results``) share no policy
+   with what the caller's own question retrieves, ranked to twice the search depth
+   (``env.results(..., depth=2 * env.top_k)``): no document of theirs is a version (in the
+   registry's lineage, ``env.registry.lineage``, read from the documents' own metadata) of
+   one of those. The margin matters where the caller's own search ranked its policy just
+   below the top k: another session that asked about that policy would otherwise hand the
+   caller its own evidence by chance. The first candidate if none qualifies. A caller the
+   cache does not know has no results of its own, and any candidate qualifies.
+
+Nothing here reads labels: which policy a session's results belong to is what the retriever
+returned and what the documents publish about their versions.
 
 The endpoint then serves that entry: the other session's id and query, its results under the
 environment-wide state (snapshot, corruption, shard outage), neither the caller's access nor
@@ -60,17 +67,13 @@ def other_session(env: PolicyEnvironment, caller: str, seed: int,
     Memoized: the choice is a pure function of its arguments (the environment by identity,
     the frozen conditions by value), and the cache is sticky by design, so each retry and
     each arm of a record reuses the first draw instead of re-ranking every candidate."""
-    unit_of = {lab.task_id: lab.unit for lab in env.corpus.labels}
-    versions_of = {lab.unit: (*lab.required_doc_ids, *lab.superseded_doc_ids)
-                   for lab in env.corpus.labels}
-    own = env.session_cache.get(caller)
-    own_unit = unit_of.get(own.task_id) if own is not None else None
-    own_versions = set(versions_of.get(own_unit, ())) if own_unit is not None else set()
-    candidates = [session for session, task in env.session_cache.items()
-                  if session != caller
-                  and (own_unit is None or unit_of.get(task.task_id) != own_unit)]
+    task = env.session_cache.get(caller)
+    own = env.results(task.question, task.session, conditions, depth=2 * env.top_k) \
+        if task is not None else ()
+    own_versions = {v for doc_id in own for v in env.registry.lineage(doc_id)}
+    candidates = [session for session in env.session_cache if session != caller]
     if not candidates:
-        raise UsageError("wrong_session needs another session of another policy unit; "
+        raise UsageError("wrong_session needs another session in the cache; "
                          f"corpus {env.corpus.name!r} has none")
     random.Random(f"wrong_session|{seed}|{caller}").shuffle(candidates)
     return next((session for session in candidates

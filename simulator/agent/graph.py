@@ -9,9 +9,9 @@ contract rejected), as in the paper. The ``open`` pipeline drops that second exi
 One invoke carries a batch of independent episodes (one per record); each flows through
 the nodes once, and a single agent run is a batch of one. LangGraph's cost is per node step,
 not per episode, so batching keeps the graph's overhead small beside the work itself
-(benchmarks/matrix.py). Per-record inputs that are not the agent's business (the fault plan
-and the labels it targets, the reader, the gate) ride in the runtime context, never in the
-state, so nothing downstream of the endpoint can read a label.
+(benchmarks/matrix.py). Per-record inputs that are not the agent's business (the fault plan,
+the reader, the gate) ride in the runtime context, never in the state. Labels ride nowhere:
+the scorer gets them after the run, so nothing the graph runs can read a label.
 
 Every run goes through this one graph. Its nodes are coroutines, so the same compiled graph
 serves the deterministic matrix (:func:`run_episodes`, a batch per ``ainvoke``) and live

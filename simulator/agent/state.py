@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
 from simulator.agent.gate import UNCONTROLLED, Action, PolicyGate
 from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.agent.trace import PolicyStep, ToolCallTrace
-from simulator.corpus.model import AnswerFormat, Labels, Task
+from simulator.corpus.model import AnswerFormat, Task
 from simulator.readers.base import AgentAnswer, Evidence, Reader, ReaderResult
 
 if TYPE_CHECKING:
@@ -98,8 +98,7 @@ class AgentContext:
     """Per-record runtime context: the environment side of one record."""
 
     task: Task
-    labels: Labels
-    """Only the fault chain reads these (faults are the environment)."""
+    """The task as the agent receives it; the context holds no labels (the scorer has them)."""
     chain: ToolInvoker
     """The scenario's tool chain (middleware.build_tool_chain)."""
     contract_mode: str

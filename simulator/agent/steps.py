@@ -46,7 +46,7 @@ def merge(episode: Episode, update: EpisodeUpdate) -> Episode:
 def retrieve(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     call = ToolCall(name="search_policies",
                     args={"query": ctx.task.question, "session": ctx.task.session.model_dump()})
-    fault_ctx = FaultContext(task=ctx.task, labels=ctx.labels, attempt=len(episode["calls"]),
+    fault_ctx = FaultContext(task=ctx.task, attempt=len(episode["calls"]),
                              seed=ctx.seed)
     return {"raw": ctx.chain.invoke(call, fault_ctx), "next": "contract"}
 

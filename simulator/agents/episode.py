@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from simulator.agent.state import Episode
 from simulator.agents.answer import FinalAnswer, to_agent_answer
-from simulator.agents.harness import ToolRunContext
+from simulator.agents.harness import ToolRunContext, recorder_of
 from simulator.agents.prompt import PROMPT_VERSION, task_message
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
@@ -123,7 +123,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
     given, or a limit middleware (LangChain's ``ModelCallLimitMiddleware`` or
     ``ToolCallLimitMiddleware`` with ``exit_behavior="end"``) stopped it.
     """
-    recorder = ctx.recorder
+    recorder = recorder_of(ctx)
     messages: list[BaseMessage] = list((final or {}).get("messages", []))
     if error is None and final is not None and recorder.terminated is None:
         error = limit_stop(messages) or (None if recorder.tool_calls else

@@ -9,17 +9,32 @@ Outermost first, around the agent's ``search_policies`` and ``fetch_document`` t
     FaultInjectionMiddleware  the scenario's faults (middleware.adapters)
     the tool                PolicyEnvironment's endpoints (middleware.policy_tools)
 
-Per-run state lives in the run's ``context`` (:class:`ToolRunContext`, with its
-:class:`Recorder`), never on the middleware instances, so one compiled agent serves every
-record concurrently. The recorder is what makes "the same scorer" hold: each search the agent
-made is observed with :func:`simulator.agent.observation.observe`, the function the
-pipeline's contract step uses.
+Per-run state lives in the run's ``context`` (:class:`ToolRunContext`), never on the
+middleware instances, so one compiled agent serves every record concurrently. The context
+is handed to the agent under test (its middleware reads ``request.runtime.context``), so it
+carries nothing evaluator-only: no labels (the faults aim without them), and not the
+:class:`Recorder` either.
+
+The recorder is what makes "the same scorer" hold: each search the agent made is observed
+with :func:`simulator.agent.observation.observe`, the function the pipeline's contract step
+uses. It lives in a module-private table keyed by the context object's identity (a weak
+reference: the entry goes when the record's context does), read with :func:`recorder_of`.
+Why a table and not a ``contextvars.ContextVar``: the key is the very object LangGraph hands
+every hook, so it survives any way a graph is run (asyncio tasks, executor threads, a worker
+thread the runner starts) without the runner having to set and reset a variable around each
+invoke, and nothing has to be copied for the recorder to stay shared. Why not a field of the
+context: everything reachable from an object the agent holds is the agent's to read and to
+rewrite; the table is reachable from no object the agent is given (a walk over
+``request.runtime``, the state and the tools' closures does not find it:
+tests/agents/test_labels_out_of_reach.py). Python code can of course import any module; the
+promise is that the harness hands the agent nothing that leads to the scorer's inputs.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +51,7 @@ from simulator.agent.gate import UNCONTROLLED, Decision, GateInput, PolicyGate
 from simulator.agent.observation import SEARCH_TOOL, Observation, observe
 from simulator.agent.state import DocumentFetcher
 from simulator.agent.trace import PolicyStep
-from simulator.corpus.model import Labels, Task
+from simulator.corpus.model import Task
 from simulator.readers.base import Evidence
 
 MAX_ATTEMPTS = 8
@@ -66,27 +81,44 @@ class Recorder:
         return len(self.observations)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ToolRunContext:
-    """The runtime context of one record run through a tool-calling agent."""
+    """The runtime context of one record run through a tool-calling agent.
+
+    What the agent's middleware may read: the task (as the agent receives it), the scenario,
+    the contract mode, the arm's gate, the fetcher and the run's instructions. Compared and
+    hashed by identity: one context is one record's run (and the key of its recorder).
+    """
 
     task: Task
-    labels: Labels
-    """Read by the faults only (they are the environment); never shown to the agent."""
     scenario: str
     contract_mode: str
     seed: int = 0
     gate: PolicyGate = UNCONTROLLED
     fetch_document: DocumentFetcher | None = None
-    recorder: Recorder = field(default_factory=Recorder)
     instructions: str = ""
     """Additional instructions given after the task (a source-priority policy)."""
 
     @property
     def fault_plan(self) -> FaultPlan:
         """The plan FaultInjectionMiddleware reads from the context."""
-        return FaultPlan(scenario=self.scenario, task=self.task, labels=self.labels,
-                         seed=self.seed)
+        return FaultPlan(scenario=self.scenario, task=self.task, seed=self.seed)
+
+
+_recorders: weakref.WeakKeyDictionary[ToolRunContext, Recorder] = weakref.WeakKeyDictionary()
+_recorders_lock = threading.Lock()
+
+
+def recorder_of(ctx: ToolRunContext) -> Recorder:
+    """The recorder of the run ``ctx`` is the context of (created on first use).
+
+    The episode runner and the harness middleware read it here; the context itself does not
+    hold it (module docstring)."""
+    with _recorders_lock:
+        found = _recorders.get(ctx)
+        if found is None:
+            found = _recorders[ctx] = Recorder()
+        return found
 
 
 def run_context(request: Any) -> ToolRunContext | None:
@@ -111,7 +143,7 @@ class RecordingMiddleware(AgentMiddleware):
         ctx = run_context(request)
         if ctx is None:
             return handler(request)
-        ctx.recorder.tool_calls.append(request.tool_call["name"])
+        recorder_of(ctx).tool_calls.append(request.tool_call["name"])
         if request.tool_call["name"] != SEARCH_TOOL:
             return handler(request)
         return self._observe(ctx, handler(self._with_attempt(request, ctx)))
@@ -121,7 +153,7 @@ class RecordingMiddleware(AgentMiddleware):
         ctx = run_context(request)
         if ctx is None:
             return await handler(request)
-        ctx.recorder.tool_calls.append(request.tool_call["name"])
+        recorder_of(ctx).tool_calls.append(request.tool_call["name"])
         if request.tool_call["name"] != SEARCH_TOOL:
             return await handler(request)
         return self._observe(ctx, await handler(self._with_attempt(request, ctx)))
@@ -129,7 +161,7 @@ class RecordingMiddleware(AgentMiddleware):
     @staticmethod
     def _with_attempt(request: ToolCallRequest, ctx: ToolRunContext) -> ToolCallRequest:
         state = request.state if isinstance(request.state, dict) else {}
-        return request.override(state={**state, ATTEMPT_STATE_KEY: ctx.recorder.searches})
+        return request.override(state={**state, ATTEMPT_STATE_KEY: recorder_of(ctx).searches})
 
     @staticmethod
     def _observe(ctx: ToolRunContext, message: ToolMessage | Command
@@ -138,10 +170,11 @@ class RecordingMiddleware(AgentMiddleware):
             return message
         mode = getattr(ctx.gate, "contract_override", None) or ctx.contract_mode
         result = check_contract(parse_content(message.content), mode=mode)
-        seen = observe(result, attempt=ctx.recorder.searches)
-        with ctx.recorder._lock:
-            ctx.recorder.observations.append(seen)
-            ctx.recorder.evidence = seen.evidence
+        recorder = recorder_of(ctx)
+        seen = observe(result, attempt=recorder.searches)
+        with recorder._lock:
+            recorder.observations.append(seen)
+            recorder.evidence = seen.evidence
         if result.payload is not None:
             return message.model_copy(update={"content": result.payload.model_dump_json(),
                                               "status": "success"})
@@ -190,7 +223,7 @@ class PolicyGateMiddleware(AgentMiddleware):
     @hook_config(can_jump_to=["end"])
     def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         ctx = getattr(runtime, "context", None)
-        if isinstance(ctx, ToolRunContext) and ctx.recorder.terminated is not None:
+        if isinstance(ctx, ToolRunContext) and recorder_of(ctx).terminated is not None:
             return {"jump_to": "end"}
         return None
 
@@ -202,7 +235,7 @@ class PolicyGateMiddleware(AgentMiddleware):
     def _decide(ctx: ToolRunContext, message: ToolMessage | Command
                 ) -> ToolMessage | Command | None:
         """The message to return, or None to search again."""
-        recorder = ctx.recorder
+        recorder = recorder_of(ctx)
         if not isinstance(message, ToolMessage) or not recorder.observations:
             return message
         outcome = ctx.gate(GateInput(

@@ -10,8 +10,14 @@ foil a clean probe, and both are promised here:
 - it never normalises like an accepted answer *or* a superseded one, so adopting the foil is
   never also a correct or a merely stale answer.
 
-The foil depends only on (seed, task id) and public task facts, so the fault that serves the
-edit and the scorer that checks for it compute the same value without talking to each other.
+The foil depends only on public inputs, through one pure function, :func:`document_foil`:
+the task's question and answer format, the text of the document to be edited, the texts of
+that document's older versions (its published lineage), and the record key (seed and task
+id). The value the document states is *read* from its text (the label-free extractor of
+:mod:`simulator.answers.extract`), the values its older versions state likewise, and the foil
+is drawn to be neither. So the fault that serves the edit (``misleading_evidence``, which has
+no labels) and the scorer that checks for it (:mod:`simulator.scoring.misleading`, handed the
+same document and lineage) compute the same value without talking to each other.
 A yes/no task whose current and superseded values take both polarities (every yes/no unit of
 enterprise_v2) has no such value: :func:`designated_incorrect` returns None and the task is
 outside the protocol (nothing is edited; ``misled`` stays unset).
@@ -29,9 +35,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, get_args
 
-from simulator.answers.extract import candidates, sentences
+from simulator.answers.extract import candidates, extract_value, sentences
 from simulator.answers.formats import FormatSpec, parse_format, value_matches_format
 from simulator.answers.normalize import matches_any
 from simulator.answers.numbers import digits_for_words
@@ -60,6 +67,34 @@ _TRIES = 64
 def foil_key(seed: int, task_id: str) -> str:
     """The key a foil is drawn with: the fault's record key (seed and task, no attempt)."""
     return f"{seed}|{task_id}"
+
+
+@dataclass(frozen=True)
+class DocumentFoil:
+    """The designated incorrect value for one document, and the value it replaces."""
+
+    value: str
+    """The foil: of the task's format, stated neither by the document nor its older versions."""
+    stated: str
+    """The value the document states in answer to the question (read from its text)."""
+
+
+def document_foil(key: str, question: str, answer_format: str | FormatSpec, text: str,
+                  older_texts: Sequence[str] = ()) -> DocumentFoil | None:
+    """The foil of the document ``text`` for ``question`` (record key ``key``), or None.
+
+    ``older_texts``: the texts of the document's older versions, oldest first (the
+    registry's lineage); the values they state are excluded as superseded ones. None when
+    the document states no value of the format for the question, or when the format leaves
+    no room for a foil (:func:`designated_incorrect`). Pure: the same inputs give the same
+    foil, which is what lets the fault and the scorer agree.
+    """
+    stated = extract_value(text, question, answer_format)
+    if stated is None:
+        return None
+    older = [v for t in older_texts if (v := extract_value(t, question, answer_format))]
+    value = designated_incorrect(key, answer_format, (stated,), older)
+    return DocumentFoil(value=value, stated=stated) if value is not None else None
 
 
 def designated_incorrect(key: str, answer_format: str | FormatSpec, accepted: Sequence[str],

@@ -3,6 +3,12 @@
 Identifiers are opaque hashes of (seed, corpus, unit, role): the same spec and seed give
 byte-identical output; another seed gives other ids. Nothing in an id or a document field
 reveals the unit, the status or the answer.
+
+Each document carries its version lineage as published: an opaque ``policy_id`` shared by the
+versions of one policy unit, and ``supersedes`` / ``superseded_by`` naming the neighbouring
+versions' doc ids (the superseded version is replaced by the current one). The live registry
+(:mod:`simulator.endpoints.registry`) is built from these fields alone, so the faults that use
+version history aim with what the environment publishes, not with the labels.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ import hashlib
 from simulator.corpus.model import Corpus, Document, Labels, SessionContext, Status, Task
 from simulator.corpus.spec import CorpusSpec, UnitSpec, VersionSpec
 
-GENERATOR_VERSION = "enterprise-gen-1"
+GENERATOR_VERSION = "enterprise-gen-2"
+"""2: documents carry their lineage (policy_id, supersedes, superseded_by)."""
 
 
 def _opaque(prefix: str, *parts: object, n: int = 12) -> str:
@@ -31,7 +38,8 @@ def generate_corpus(spec: CorpusSpec, seed: int = 0) -> Corpus:
         for unit in domain.units:
             cur_id = _opaque("doc", seed, name, unit.id, "current")
             old_id = _opaque("doc", seed, name, unit.id, "superseded")
-            documents += _documents(unit, domain.domain, tenant, cur_id, old_id)
+            policy_id = _opaque("pol", seed, name, unit.id)
+            documents += _documents(unit, domain.domain, tenant, cur_id, old_id, policy_id)
             answer_format = spec.format_of(unit)
             for variant, question in enumerate(unit.questions):
                 row = len(tasks)
@@ -65,12 +73,14 @@ def generate_corpus(spec: CorpusSpec, seed: int = 0) -> Corpus:
 
 
 def _documents(unit: UnitSpec, domain: str, tenant: str, cur_id: str,
-               old_id: str) -> list[Document]:
-    versions: tuple[tuple[str, Status, VersionSpec], ...] = (
-        (cur_id, "current", unit.current), (old_id, "superseded", unit.superseded))
+               old_id: str, policy_id: str) -> list[Document]:
+    versions: tuple[tuple[str, Status, VersionSpec, str | None, str | None], ...] = (
+        (cur_id, "current", unit.current, old_id, None),
+        (old_id, "superseded", unit.superseded, None, cur_id))
     return [
         Document(doc_id=doc_id, title=unit.title, text=ver.prose.strip(), domain=domain,
                  status=status, effective_year=ver.effective_year, version=ver.version,
-                 access_group=unit.access_group, tenant=tenant)
-        for doc_id, status, ver in versions
+                 access_group=unit.access_group, tenant=tenant, policy_id=policy_id,
+                 supersedes=supersedes, superseded_by=superseded_by)
+        for doc_id, status, ver, supersedes, superseded_by in versions
     ]

@@ -16,9 +16,13 @@ class _Frozen(BaseModel):
 
 
 class Document(_Frozen):
-    """A policy document: prose plus operational metadata.
+    """A policy document: prose plus operational metadata, and its place in its lineage.
 
     There is deliberately no field that states the governed value: it lives in the prose only.
+    The lineage fields are what a document-management system publishes with each version
+    (which policy it is a version of, which version it replaced and which replaced it), so the
+    live registry, and the faults that aim with it, read version history from the documents
+    themselves and never from the evaluator's labels.
     """
 
     doc_id: str
@@ -31,6 +35,13 @@ class Document(_Frozen):
     version: str
     access_group: str
     tenant: str
+    policy_id: str | None = None
+    """Opaque id shared by every version of one policy (None: a lineage of its own). Like
+    ``doc_id`` it reveals neither domain, unit, status nor answer."""
+    supersedes: str | None = None
+    """The doc id of the version this one replaced, as published (None: the first)."""
+    superseded_by: str | None = None
+    """The doc id of the version that replaced this one, as published (None: the newest)."""
 
 
 class SessionContext(_Frozen):
@@ -94,6 +105,14 @@ class Corpus(_Frozen):
     labels: tuple[Labels, ...]
 
     _by_id: dict[str, Document] = PrivateAttr(default_factory=dict)
+
+    def published(self) -> Corpus:
+        """This corpus without its labels: what the environment behind the tools may hold.
+
+        The endpoints, and everything a tool closes over, keep this copy, so nothing the agent
+        under test can reach leads to an expected answer or a required document id.
+        """
+        return self.model_copy(update={"labels": ()})
 
     def document(self, doc_id: str) -> Document:
         if not self._by_id:

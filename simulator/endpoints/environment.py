@@ -16,6 +16,7 @@ The environment exposes small, named primitives and makes no fault's choices. A 
   :meth:`PolicyEnvironment.cached_results` (``served_session`` hands an entry back);
 - shard assignment and availability: :meth:`PolicyEnvironment.shard_names`,
   :meth:`PolicyEnvironment.shard_of` (``shards``, ``down_shards``);
+- what the retriever ranks for a query: :meth:`PolicyEnvironment.results`;
 - an access filter: :func:`~simulator.endpoints.search.readable` (``revoked_groups``), and
   pinning (``pinned_doc_ids``);
 - version lineage: :attr:`PolicyEnvironment.registry` (``DocumentRegistry.lineage``), and an
@@ -68,7 +69,9 @@ class PolicyEnvironment:
             raise UsageError(f"top_k must be at least 1, got {top_k}")
         if shards < 1:
             raise UsageError(f"shards must be at least 1, got {shards}")
-        self.corpus = corpus
+        self.corpus = corpus.published()
+        """The corpus without its labels: the environment is what the agent's tools close
+        over, so it holds documents and tasks only (:meth:`Corpus.published`)."""
         self.retriever_name = retriever
         self.retriever = resolve_retriever(retriever)
         self.top_k = top_k
@@ -197,13 +200,28 @@ class PolicyEnvironment:
                        conditions: EndpointConditions = HEALTHY) -> tuple[str, ...]:
         """The doc ids the cache holds for ``session_id``, best first.
 
-        They are what that session's own question returned for that session, ranked on the
-        index ``conditions`` select (snapshot and corruption), before shard loss and access
-        trimming.
+        They are what that session's own question returned for that session
+        (:meth:`results`).
         """
         task = self._cached_task(session_id)
+        return self.results(task.question, task.session, conditions)
+
+    # -- primitives: what the retriever ranks ------------------------------------------
+
+    def results(self, query: str, session: SessionContext | Mapping[str, Any],
+                conditions: EndpointConditions = HEALTHY, *,
+                depth: int | None = None) -> tuple[str, ...]:
+        """The doc ids a search for ``query`` by ``session`` ranks, best first: the top_k a
+        search returns, or the first ``depth`` of the full ranking.
+
+        Ranked on the index ``conditions`` select (snapshot and corruption), before pins,
+        shard loss and access trimming: what the retriever returned, as a fault may ask it.
+        """
         key: _IndexKey = (conditions.snapshot_lag, conditions.corruption)
-        return tuple(d for d, _ in self._ranked(key, task.question, task.session, full=False))
+        caller = _session(session)
+        if depth is None or depth <= self.top_k:
+            return tuple(d for d, _ in self._ranked(key, query, caller, full=False))[:depth]
+        return tuple(d for d, _ in self._ranked(key, query, caller, full=True))[:depth]
 
     def _cached_task(self, session_id: str) -> Task:
         task = self.session_cache.get(session_id)

@@ -246,7 +246,7 @@ class MatrixRunner:
         return {model: reader.template_version for model, reader in self.readers.items()}
 
     def context(self, cell: Cell) -> AgentContext:
-        return AgentContext(task=cell.task, labels=cell.labels, chain=self.chains[cell.scenario],
+        return AgentContext(task=cell.task, chain=self.chains[cell.scenario],
                             contract_mode=cell.mode, reader=self.readers[cell.model],
                             seed=self.config.seed, gate=self.gates[cell.arm],
                             fetch_document=self._fetcher(cell), pipeline=self.config.pipeline,
@@ -266,23 +266,27 @@ class MatrixRunner:
                                      timeout=self.record_timeout, sync=self.sync_invoke)
 
     def tool_context(self, cell: Cell) -> ToolRunContext:
-        """The run context of ``cell`` for a tool-calling agent (a fresh recorder)."""
+        """The run context of ``cell`` for a tool-calling agent (a fresh one, so a fresh
+        recorder: :func:`simulator.agents.harness.recorder_of`). No labels: the agent's own
+        middleware reads this context."""
         from simulator.agents.harness import ToolRunContext
 
-        return ToolRunContext(task=cell.task, labels=cell.labels, scenario=cell.scenario,
+        return ToolRunContext(task=cell.task, scenario=cell.scenario,
                               contract_mode=cell.mode, seed=self.config.seed,
                               gate=self.gates[cell.arm], fetch_document=self._fetcher(cell),
                               instructions=self.instructions)
 
     def _fetcher(self, cell: Cell) -> DocumentFetcher:
-        """fetch_document through the scenario's chain, so its faults apply there too."""
-        chain = self.chains[cell.scenario]
+        """fetch_document through the scenario's chain, so its faults apply there too.
+
+        The closure holds the chain, the task and the seed only (not the cell, not the
+        runner): a gate hands it to policies, and the agent's context carries it."""
+        chain, task, seed = self.chains[cell.scenario], cell.task, self.config.seed
 
         def fetch(doc_id: str) -> dict[str, Any] | None:
             call = ToolCall(name="fetch_document",
-                            args={"doc_id": doc_id, "session": cell.task.session.model_dump()})
-            ctx = FaultContext(task=cell.task, labels=cell.labels, seed=self.config.seed)
-            result: dict[str, Any] | None = chain.invoke(call, ctx)
+                            args={"doc_id": doc_id, "session": task.session.model_dump()})
+            result: dict[str, Any] | None = chain.invoke(call, FaultContext(task=task, seed=seed))
             return result
 
         return fetch
@@ -316,21 +320,29 @@ class MatrixRunner:
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
             arm=cell.arm, latency_ms=latency_ms, agent=cell.agent, registered=registered,
         )
-        return self._misleading(cell, record, registered)
+        from simulator.runner.scoring import returned_texts
 
-    def _misleading(self, cell: Cell, record: RunRecord,
-                    registered: dict[str, str]) -> RunRecord:
+        served = returned_texts(episode)
+        edited = {d for d, text in registered.items() if served.get(d, text) != text}
+        return self._misleading(cell, record, registered, edited)
+
+    def _misleading(self, cell: Cell, record: RunRecord, registered: dict[str, str],
+                    edited: set[str]) -> RunRecord:
         """Add what misleading evidence needs: the run's source priority, and under a
         ``misleading_evidence`` fault whether the designated value was adopted
-        (``registered``: the registry's text of the required documents, current first)."""
+        (``registered``: the registry's text of the required documents, current first;
+        ``edited``: those the record's search results carried with other text)."""
         from simulator.scoring.misleading import misled
 
         update: dict[str, Any] = {}
         if self.config.source_priority is not None:
             update["source_priority"] = self.config.source_priority
-        if any(f.name == "misleading_evidence" for f in get_scenario(cell.scenario).faults):
-            required = cell.labels.required_doc_ids
-            update["misled"] = misled(
-                record, cell.labels, seed=self.config.seed,
-                registered_text=registered[required[0]] if required else None)
+        required = cell.labels.required_doc_ids
+        if required and any(f.name == "misleading_evidence"
+                            for f in get_scenario(cell.scenario).faults):
+            lineage = self.env.registry.lineage(required[0])
+            older = [self.corpus.document(d).text for d in lineage[:lineage.index(required[0])]]
+            update["misled"] = misled(record, cell.task, seed=self.config.seed,
+                                      registered_text=registered[required[0]],
+                                      older_texts=older, served_edited=required[0] in edited)
         return record.model_copy(update=update) if update else record

@@ -1,34 +1,46 @@
 """Scoring under misleading evidence (RAG-Stress): was the designated value adopted?
 
 A tampered document keeps its id, metadata and citation-worthiness, so the strict scorer
-sees a wrong answer like any other. ``misled`` says which wrong answer: the task's
-designated incorrect value (:func:`simulator.answers.foil.designated_incorrect`, the value
-the fault wrote into the document). None when the task has no such value, or when its
-document states no span the fault could edit (both outside the protocol: nothing was
-served edited). That the edited record is not answerable (the intact evidence never reached the
-agent) is the one answerability rule's business: :func:`simulator.scoring.metrics.answerable`
-with the documents :func:`~simulator.scoring.metrics.tampered_docs` finds.
+sees a wrong answer like any other. ``misled`` says which wrong answer: the designated
+incorrect value of the task's current document, computed by the very function the fault uses
+(:func:`simulator.answers.foil.document_foil`) from the same public inputs: the task's question
+and answer format, the document's text as registered, its older versions' texts (the
+registry's lineage) and the record key. The scorer is the only side that knows, from the
+labels, which document is the task's current one; the fault found it as the top-ranked hit
+marked current. None when the document yields no foil (it states no value for the question,
+or the format leaves no room) or states no span the fault could edit, and None when the
+record's search results did not carry it edited (the fault edited another policy's hit, which
+the retriever ranked above it, or no result came back): all outside the protocol, the task's
+own evidence was not served edited. That the edited record is not answerable (the intact
+evidence never reached the agent) is the one answerability rule's business:
+:func:`simulator.scoring.metrics.answerable` with the documents
+:func:`~simulator.scoring.metrics.tampered_docs` finds.
 """
 
 from __future__ import annotations
 
-from simulator.answers.foil import designated_incorrect, edited_text, foil_key
+from collections.abc import Sequence
+
+from simulator.answers.foil import document_foil, edited_text, foil_key
 from simulator.answers.normalize import matches_any
-from simulator.corpus.model import Labels
+from simulator.corpus.model import Task
 from simulator.scoring.outcome import Outcome
 
 
-def misled(record: Outcome, labels: Labels, *, seed: int,
-           registered_text: str | None = None) -> bool | None:
-    """Whether ``record``'s answer is the designated incorrect value of its task (drawn with
-    ``seed``); None when the task has none, or when ``registered_text`` (the current
-    document as published) has no assertion the fault could edit."""
-    foil = designated_incorrect(foil_key(seed, labels.task_id), labels.answer_format,
-                                labels.accepted_answers, labels.superseded_answers)
-    if foil is None:
+def misled(record: Outcome, task: Task, *, seed: int, registered_text: str,
+           older_texts: Sequence[str] = (), served_edited: bool = True) -> bool | None:
+    """Whether ``record``'s answer is the designated incorrect value of ``task``'s current
+    document (``registered_text``, with its older versions ``older_texts``; drawn with
+    ``seed``); None when that document yields no foil or no assertion the fault could edit,
+    or when it was not served edited (``served_edited`` False: the fault, aiming without
+    labels, edited another policy's hit, or nothing came back), so the protocol's object,
+    the task's own evidence turned against it, was never in play."""
+    if not served_edited:
         return None
-    if registered_text is not None and edited_text(
-            registered_text, labels.answer_format, labels.accepted_answers, foil, "end") is None:
+    foil = document_foil(foil_key(seed, task.task_id), task.question, task.answer_format,
+                         registered_text, older_texts)
+    if foil is None or edited_text(registered_text, task.answer_format, (foil.stated,),
+                                   foil.value, "end") is None:
         return None
     answer: str | None = getattr(record, "answer", None)
-    return not record.abstained and matches_any(answer, (foil,), labels.answer_format)
+    return not record.abstained and matches_any(answer, (foil.value,), task.answer_format)

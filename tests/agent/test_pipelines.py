@@ -31,8 +31,10 @@ def test_a_denied_call_reaches_the_reader_with_the_callers_visible_hits_only(
         assert set(rec.trace["evidence_doc_ids"]) <= set(call["doc_ids"])
         assert not required & set(rec.trace["evidence_doc_ids"])
         assert not rec.answerable and not rec.S
-    # Reading whatever is left, the reader answers some of them wrongly: unsafe.
-    assert any(not r.safe_resolution and not r.abstained for r in records)
+        # What is left is read (permission_denied withholds every group in force that
+        # answers the question, so on enterprise_v2 nothing readable is), and a read of
+        # nothing is an abstention: safe.
+        assert rec.safe_resolution == rec.abstained
 
 
 def test_missing_and_rejected_output_reach_the_reader_with_no_evidence(corpus: Corpus) -> None:

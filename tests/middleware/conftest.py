@@ -18,7 +18,20 @@ def search_call(task: Task) -> ToolCall:
 def run_record(chain: ToolChain, task: Task, labels: Labels, *, attempt: int = 0,
                seed: int = 0) -> dict | None:
     return chain.invoke(search_call(task),
-                        FaultContext(task=task, labels=labels, attempt=attempt, seed=seed))
+                        FaultContext(task=task, attempt=attempt, seed=seed))
+
+
+def revoked_groups(env: PolicyEnvironment, task: Task) -> tuple[str, ...]:
+    """The access groups permission_denied revokes for ``task``'s calls, computed here by the
+    rule of its docstring: those of the current hits of the task's question that state a value
+    for it (else the best-ranked current hit's, else the top hit's)."""
+    from simulator.answers.extract import extract_value
+
+    found = [d for d in (env.registry.get(i) for i in env.results(task.question, task.session))
+             if d is not None]
+    current = [d for d in found if d.status == "current"]
+    answering = [d for d in current if extract_value(d.text, task.question, task.answer_format)]
+    return tuple(dict.fromkeys(d.access_group for d in answering or (current or found)[:1]))
 
 
 @pytest.fixture(scope="session")

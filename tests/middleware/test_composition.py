@@ -55,7 +55,7 @@ def test_a_fault_only_touches_the_tools_it_declares(env: PolicyEnvironment,
     call = search_call(task).model_copy(update={
         "name": "fetch_document",
         "args": {"doc_id": labels.required_doc_ids[0], "session": task.session.model_dump()}})
-    ctx = FaultContext(task=task, labels=labels)
+    ctx = FaultContext(task=task)
     drifted = build_tool_chain("schema_drift", env).invoke(call, ctx)
     assert drifted == env.fetch_document(labels.required_doc_ids[0], task.session)
 
@@ -63,8 +63,8 @@ def test_a_fault_only_touches_the_tools_it_declares(env: PolicyEnvironment,
 def test_wrong_session_judges_its_choice_on_the_index_the_outer_faults_selected(
         env: PolicyEnvironment, records: list[tuple[Task, Labels]]) -> None:
     chain = build_tool_chain(_scenario("stale_index", "wrong_session"), env)
-    for task, labels in records[:20]:
-        call, _ = chain.prepare(search_call(task), FaultContext(task=task, labels=labels))
+    for task, _labels in records[:20]:
+        call, _ = chain.prepare(search_call(task), FaultContext(task=task))
         assert call.conditions == EndpointConditions(
             snapshot_lag=1, served_session=other_session(
                 env, task.session.session_id, 0, EndpointConditions(snapshot_lag=1)))

@@ -30,7 +30,7 @@ for name in SCENARIO_NAMES:
             for seed in (0, 3):
                 call = ToolCall(name="search_policies", args={
                     "query": task.question, "session": task.session.model_dump()})
-                raw = chain.invoke(call, FaultContext(task=task, labels=labels,
+                raw = chain.invoke(call, FaultContext(task=task,
                                                       attempt=attempt, seed=seed))
                 digest.update(json.dumps(raw, sort_keys=True).encode())
 print(digest.hexdigest())

@@ -84,7 +84,7 @@ def test_the_fault_names_the_shards_its_draws_took_down(
         records: list[tuple[Task, Labels]]) -> None:
     task, labels = records[11]
     for attempt in range(3):
-        ctx = FaultContext(task=task, labels=labels, attempt=attempt, seed=4)
+        ctx = FaultContext(task=task, attempt=attempt, seed=4)
         call, _ = chains["partial_timeout"].prepare(search_call(task), ctx)
         key = f"partial_timeout|{ctx.key()}"
         assert call.conditions == EndpointConditions(down_shards=tuple(
@@ -115,7 +115,7 @@ def test_the_draws_cover_the_environments_shards_or_the_faults_own_split(
         "timeout_probability": 1.0, "recovery_probability": 0.0, "shards": 7}),
         layer="completeness", answerable=False)
     call, _ = build_tool_chain(seven, env).prepare(search_call(task),
-                                                   FaultContext(task=task, labels=labels))
+                                                   FaultContext(task=task))
     assert call.conditions.shards == 7 and call.conditions.down_shards == env.shard_names(7)
 
 
@@ -124,4 +124,4 @@ def test_without_the_environment_the_fault_cannot_draw(records: list[tuple[Task,
     task, labels = records[0]
     with pytest.raises(UsageError, match="'partial_timeout' makes its choice"):
         build_tool_chain("partial_timeout").invoke(
-            search_call(task), FaultContext(task=task, labels=labels), endpoint=lambda c: {})
+            search_call(task), FaultContext(task=task), endpoint=lambda c: {})

@@ -63,7 +63,7 @@ def test_the_fault_asks_for_the_snapshot_versions_behind(
         chains: dict[str, ToolChain], records: list[tuple[Task, Labels]]) -> None:
     task, labels = records[0]
     call, _ = chains["stale_index"].prepare(search_call(task),
-                                            FaultContext(task=task, labels=labels))
+                                            FaultContext(task=task))
     assert call.conditions == EndpointConditions(snapshot_lag=1)
 
 

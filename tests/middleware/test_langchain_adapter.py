@@ -38,7 +38,7 @@ def _tool_payload(state: dict[str, Any]) -> Any:
 
 def _plan(scenario: str, record: tuple[Task, Labels], **kw: Any) -> FaultPlan:
     task, labels = record
-    return FaultPlan(scenario=scenario, task=task, labels=labels, **kw)
+    return FaultPlan(scenario=scenario, task=task, **kw)
 
 
 @pytest.mark.parametrize("scenario", ["clean", "stale_index", "schema_drift",

@@ -51,7 +51,7 @@ def test_the_environment_endpoint_honours_every_fault(env: PolicyEnvironment,
     task, labels = records[0]
     stale = with_faults(env.search_policies, "stale_index")
     raw = stale(query=task.question, session=task.session,
-                fault_context=FaultContext(task=task, labels=labels))
+                fault_context=FaultContext(task=task))
     assert raw["index"]["snapshot_id"] != "live"
 
 

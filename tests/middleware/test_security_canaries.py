@@ -15,7 +15,7 @@ from middleware import FaultInjectionMiddleware, FaultPlan, build_tool_chain, po
 from middleware.adapters.scripted_model import SearchThenAnswerModel
 from simulator.corpus import Corpus, Document
 from simulator.endpoints import PolicyEnvironment
-from tests.middleware.conftest import run_record
+from tests.middleware.conftest import revoked_groups, run_record
 
 
 def _canary(doc: Document) -> str:
@@ -36,9 +36,9 @@ def canary_env(canary_corpus: Corpus) -> PolicyEnvironment:
     return PolicyEnvironment.from_corpus(canary_corpus)
 
 
-def _withheld_canaries(corpus: Corpus, group: str) -> list[str]:
-    """Canaries of every document a caller without ``group`` may not read."""
-    return [_canary(d) for d in corpus.documents if d.access_group == group]
+def _withheld_canaries(corpus: Corpus, groups: tuple[str, ...]) -> list[str]:
+    """Canaries of every document a caller without ``groups`` may not read."""
+    return [_canary(d) for d in corpus.documents if d.access_group in groups]
 
 
 def _leaks(text: str, canaries: list[str]) -> list[str]:
@@ -53,7 +53,7 @@ def test_no_withheld_canary_reaches_any_payload(canary_corpus: Corpus,
                                                 canary_env: PolicyEnvironment) -> None:
     chain = build_tool_chain("permission_denied", canary_env)
     for task, labels in zip(canary_corpus.tasks, canary_corpus.labels, strict=True):
-        canaries = _withheld_canaries(canary_corpus, labels.access_group)
+        canaries = _withheld_canaries(canary_corpus, revoked_groups(canary_env, task))
         for attempt in (0, 1):
             raw = run_record(chain, task, labels, attempt=attempt)
             assert raw["access"]["denied"]
@@ -64,12 +64,13 @@ def test_no_withheld_canary_reaches_a_tool_message_or_the_model(
         canary_corpus: Corpus, canary_env: PolicyEnvironment) -> None:
     agent = create_agent(SearchThenAnswerModel(), tools=policy_tools(canary_env),
                          middleware=[FaultInjectionMiddleware()], context_schema=FaultPlan)
-    for task, labels in zip(canary_corpus.tasks, canary_corpus.labels, strict=True):
-        plan = FaultPlan(scenario="permission_denied", task=task, labels=labels)
+    for task, _labels in zip(canary_corpus.tasks, canary_corpus.labels, strict=True):
+        plan = FaultPlan(scenario="permission_denied", task=task)
         state = agent.invoke({"messages": [("user", task.question)]}, context=plan)
         seen = json.dumps([m.model_dump() for m in state["messages"]], default=str)
         assert '"denied": true' in state["messages"][2].content
-        assert not _leaks(seen, _withheld_canaries(canary_corpus, labels.access_group))
+        assert not _leaks(seen, _withheld_canaries(canary_corpus,
+                                                   revoked_groups(canary_env, task)))
 
 
 @pytest.mark.parametrize("pipeline", ["paper", "open"])
@@ -91,7 +92,8 @@ def test_no_withheld_canary_reaches_layerrags_own_agent(canary_corpus: Corpus,
     assert prompted == (len(cells) if pipeline == "open" else 0)
     for cell, episode in zip(cells, episodes, strict=True):
         seen = json.dumps(episode, default=lambda o: getattr(o, "__dict__", str(o)))
-        assert not _leaks(seen, _withheld_canaries(canary_corpus, cell.labels.access_group))
+        assert not _leaks(seen, _withheld_canaries(canary_corpus,
+                                                   revoked_groups(runner.env, cell.task)))
 
 
 def test_wrong_session_payloads_never_carry_the_callers_session_id(
@@ -107,7 +109,7 @@ def test_wrong_session_tool_messages_never_carry_the_callers_session_id(
         canary_corpus: Corpus, canary_env: PolicyEnvironment) -> None:
     agent = create_agent(SearchThenAnswerModel(), tools=policy_tools(canary_env),
                          middleware=[FaultInjectionMiddleware()], context_schema=FaultPlan)
-    for task, labels in list(zip(canary_corpus.tasks, canary_corpus.labels, strict=True)):
-        plan = FaultPlan(scenario="wrong_session", task=task, labels=labels)
+    for task, _labels in list(zip(canary_corpus.tasks, canary_corpus.labels, strict=True)):
+        plan = FaultPlan(scenario="wrong_session", task=task)
         state = agent.invoke({"messages": [("user", task.question)]}, context=plan)
         assert task.session.session_id not in state["messages"][2].content

@@ -86,11 +86,24 @@ def every_policy_paper(tmp_path_factory: pytest.TempPathFactory) -> list[RunReco
     return _every_policy(tmp_path_factory.mktemp("every_policy_paper"), "paper")
 
 
-@pytest.mark.parametrize("policy", CONTROLLED_POLICIES)
+@pytest.mark.parametrize("policy", [p for p in CONTROLLED_POLICIES
+                                    if p != "access_aware_abstention"])
 def test_each_policy_is_credited_for_its_own_layer_without_built_in_stops(
         every_policy_open: list[RunRecord], policy: str) -> None:
     credit = layer_credit(every_policy_open, policy, replicates=300, pipeline="open")
     assert credit.verdict == "credited", credit.reason
+    assert credit.largest_off_target == 0
+
+
+def test_access_aware_abstention_has_nothing_to_prevent_when_the_denial_leaves_nothing(
+        every_policy_open: list[RunRecord]) -> None:
+    """permission_denied, aiming without labels, revokes every group in force that answers
+    the question (middleware/faults/permission_denied.py); on enterprise_v2 nothing readable
+    is left, the open pipeline's reader abstains on an empty read, and the policy's abstention
+    changes nothing: no effect, and no off-target cost either."""
+    credit = layer_credit(every_policy_open, "access_aware_abstention", replicates=300,
+                          pipeline="open")
+    assert credit.verdict == "no_effect", credit.reason
     assert credit.largest_off_target == 0
 
 
