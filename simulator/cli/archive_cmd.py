@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simulator.cli.lists import output_path
 from simulator.cli.paths import check_output_dir, check_output_file
 from simulator.report.cli_support import add_report_options, chosen_format, emit
 
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     export.add_argument("run_dir", metavar="RUN_DIR", help="a run directory (runs.sqlite)")
-    export.add_argument("--out", type=Path, required=True, metavar="FILE",
+    export.add_argument("--out", type=output_path, required=True, metavar="FILE",
                         help="archive file to write (.jsonl.gz)")
     export.set_defaults(func=_export)
 

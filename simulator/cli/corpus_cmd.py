@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.lists import output_path
 from simulator.corpus import (
     Problem,
     SpecCheck,
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     build.add_argument("--spec", type=Path, default=None,
                        help="spec folder (default: the bundled enterprise_v2)")
     build.add_argument("--seed", type=int, default=0, help="id seed (default 0)")
-    build.add_argument("--out", type=Path, required=True, help="output folder")
+    build.add_argument("--out", type=output_path, required=True, help="output folder")
     build.set_defaults(func=_build)
 
     validate = sub.add_parser(

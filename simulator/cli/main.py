@@ -55,8 +55,8 @@ def invoked_subcommand(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(only=invoked_subcommand(argv))
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)  # an option's own check may raise a one-line error
         _load_plugins(args)
         code = args.func(args)
         sys.stdout.flush()  # inside the try: a closed pipe fails here, not at exit

@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.lists import output_path
 from simulator.cli.live_options import add_live_options, add_source_priority_option
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "uncontrolled and controlled, strict mode, one completion per cell. "
                     "Re-running resumes.", epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    focused.add_argument("--out", type=Path, required=True, help="run directory")
+    focused.add_argument("--out", type=output_path, required=True, help="run directory")
     focused.add_argument("--model", default="deterministic",
                          help="reader: deterministic (default), openai:M, anthropic:M, ...")
     focused.add_argument("--base-url", default=None, help="OpenAI-compatible server URL")
