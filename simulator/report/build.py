@@ -26,6 +26,7 @@ from simulator.report.tables import (
     scenario_mode_table,
     top_repair_gains,
 )
+from simulator.runner.completeness import incompleteness
 from simulator.scoring.outcome import errored
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.layers import ordered_modes, ordered_scenarios, target_layer
@@ -126,6 +127,8 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
         arm_comparison=arm_comparison(ordered, _baseline(arms)) if len(arms) > 1 else [],
         behaviour=behaviour_section(ordered, replicates=replicates, seed=seed),
         misleading=misleading_section(ordered, replicates=replicates, seed=seed),
+        incomplete=(incompleteness(header.expected_records, ordered)
+                    if header is not None and header.expected_records is not None else None),
     )
 
 

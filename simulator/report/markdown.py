@@ -247,7 +247,8 @@ def _notes(report: Report, full: bool) -> list[str]:
 
 def _provenance(report: Report, full: bool) -> list[str]:
     p = report.provenance
-    lines = ["# layerrag report", "",
+    title = f"# layerrag report — {report.incomplete}" if report.incomplete else "# layerrag report"
+    lines = [title, "",
              f"- run: `{p.run_id}`; created {p.created or '—'}; corpus `{p.corpus_hash or '—'}`; "
              f"archive version {p.archive_version if p.archive_version is not None else '—'}",
              f"- records: {p.records}; model units: {report.model_units}; policy units: "

@@ -10,6 +10,7 @@ from typing import Any
 
 from simulator.corpus import Corpus
 from simulator.errors import UsageError
+from simulator.runner.completeness import ExpectedRecords, expected_records
 from simulator.runner.config import RunConfig
 from simulator.runner.store import STORE_FILE, RunStore
 
@@ -47,6 +48,7 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
     through, as the run's preflight fixed it) is written only when there is one."""
     extra = {"structured_output": structured_output} if structured_output else {}
     return {**extra,
+        "expected_records": expected_for(config, corpus).model_dump(mode="json"),
         "run_id": run_id,
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "corpus": corpus.name,
@@ -56,6 +58,16 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
         "git_revision": git_revision(),
         "prompt_template_hashes": prompt_template_hashes or {},
     }
+
+
+def expected_for(config: RunConfig, corpus: Corpus) -> ExpectedRecords:
+    """The records the run of ``config`` on ``corpus`` is made to hold."""
+    from simulator.runner.cells import cells
+
+    total = sum(1 for _ in cells(config, corpus))
+    axes = len(config.models) * len(config.scenarios) * len(config.modes) * len(config.arms)
+    return expected_records(config.models, config.scenarios, config.modes, config.arms,
+                            max(1, total // max(1, axes)))
 
 
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
