@@ -244,7 +244,7 @@ class _LiveExecution:
         with RunStore(self.out) as store:
             check_or_write_manifest(store, self.runner.config, self.runner.corpus,
                                     self.runner.run_id, self.runner.template_versions,
-                                    self.services.structured_output)
+                                    self.services.structured_output, agent=self.runner.agent)
             done = store.keys()
             if self.retry_provider_errors:
                 self._retrying = store.provider_error_keys()

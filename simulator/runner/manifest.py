@@ -12,6 +12,7 @@ from simulator.corpus import Corpus
 from simulator.errors import UsageError
 from simulator.runner.completeness import ExpectedRecords, expected_records
 from simulator.runner.config import RunConfig
+from simulator.runner.identity import definition_change, definitions
 from simulator.runner.store import STORE_FILE, RunStore
 
 TRACKED_PACKAGES = ("layerrag", "langchain", "langchain-core", "langgraph", "scikit-learn",
@@ -43,11 +44,15 @@ def git_revision() -> str | None:
 
 def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
                    prompt_template_hashes: dict[str, str] | None = None,
-                   structured_output: dict[str, str] | None = None) -> dict[str, Any]:
+                   structured_output: dict[str, str] | None = None,
+                   agent: Any = None) -> dict[str, Any]:
     """The manifest; ``structured_output`` (live readers: the method each model answers
-    through, as the run's preflight fixed it) is written only when there is one."""
+    through, as the run's preflight fixed it) is written only when there is one; ``agent``
+    (the runner's AgentSpec) is recorded with the scenario definitions
+    (simulator/runner/identity.py)."""
     extra = {"structured_output": structured_output} if structured_output else {}
     return {**extra,
+        "definitions": definitions(config.scenarios, agent),
         "expected_records": expected_for(config, corpus).model_dump(mode="json"),
         "run_id": run_id,
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -72,16 +77,16 @@ def expected_for(config: RunConfig, corpus: Corpus) -> ExpectedRecords:
 
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
                             run_id: str, templates: dict[str, str],
-                            structured_output: dict[str, str] | None = None
-                            ) -> dict[str, Any]:
+                            structured_output: dict[str, str] | None = None,
+                            agent: Any = None) -> dict[str, Any]:
     """Write the manifest of a new run, or check that a resumed run has the same one.
 
     The manifest is built first (``git rev-parse`` and all), then claimed in one store
     transaction that takes the write lock before it reads: two runs started together on
     one directory cannot both find it empty, so exactly one of them proceeds.
     """
-    existing = store.claim(build_manifest(config, corpus, run_id, templates,
-                                          structured_output))
+    ours = build_manifest(config, corpus, run_id, templates, structured_output, agent)
+    existing = store.claim(ours)
     if existing.get("run_id") != run_id:
         theirs = existing.get("config")
         theirs = theirs if isinstance(theirs, dict) else {}
@@ -92,6 +97,12 @@ def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
             f"{store.run_dir} holds run {existing.get('run_id')} with a different configuration "
             f"({what} differ); use another --out or the same options to resume"
         )
+    changed = definition_change(existing.get("definitions"), ours["definitions"])
+    if changed:
+        raise UsageError(
+            f"{store.run_dir} holds run {existing.get('run_id')} with a different "
+            f"configuration ({changed}: its definition differs from the one this run used); "
+            "use another --out, or the same definition to resume")
     if structured_output and existing.get("structured_output") != structured_output:
         # a run from before methods were recorded, or a model whose method was not yet
         # fixed: record what this invocation uses (a recorded method is reused, not changed)

@@ -58,7 +58,7 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
     runner = MatrixRunner(config, corpus, agent)
     with RunStore(out) as store:
         check_or_write_manifest(store, config, runner.corpus, runner.run_id,
-                                runner.template_versions)
+                                runner.template_versions, agent=runner.agent)
         done = store.keys()
         todo = [c for c in cells(config, runner.corpus) if c.key.as_str() not in done]
         total = len(todo) + len(done)
