@@ -62,12 +62,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _problems(check: SpecCheck, *, prose: bool) -> list[Problem]:
     """The spec's own problems, its cues', and (with ``prose``, when valid) its prose's."""
-    from simulator.corpus.lint import prose_warnings
+    from simulator.corpus.lint import prose_warnings, prose_warnings_of_files
     from simulator.retrieval.cue_audit import cue_problems
 
     problems = [*check.problems, *cue_problems(check)]
-    if prose and check.spec is not None:
-        problems += prose_warnings(check.spec)
+    if prose:  # shown with the errors too: every unit that validated is read
+        problems += (prose_warnings(check.spec) if check.spec is not None
+                     else prose_warnings_of_files(check))
     # File by file, corpus.toml first; within a file, in the order found.
     return sorted(problems, key=lambda p: (Path(p.file).name != CORPUS_FILE, p.file))
 
