@@ -70,17 +70,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _focused(args: argparse.Namespace) -> int:
+    from simulator.cli.live_run import explain_provider_errors, generation_for, run_records
+    from simulator.cli.status import start_line
+
+    check_output_dir(args.out, "--out")
+    spec = str(args.spec) if args.spec else None
+    generation = generation_for(args, (args.model,))
+    start_line("study", f"focused study -> {args.out}: building the corpus and the runner",
+               enabled=not args.no_progress)  # checked so far; the imports take seconds
+
     from pydantic import ValidationError
 
-    from simulator.cli.live_run import explain_provider_errors, generation_for, run_records
     from simulator.cli.run_cmd import config_error
     from simulator.corpus import build_corpus
     from simulator.evaluation.render import study_markdown
     from simulator.evaluation.study import read_study, select_tasks, study_config
 
-    check_output_dir(args.out, "--out")
-    spec = str(args.spec) if args.spec else None
-    generation = generation_for(args, (args.model,))
     corpus = build_corpus(spec, args.seed)
     rows = select_tasks(corpus, seed=args.seed)
     fields = {"model": args.model, "seed": args.seed, "spec": spec, "base_url": args.base_url,
