@@ -291,6 +291,11 @@ def render_markdown(report: Report, *, full: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _reference(report: Report) -> str:
+    """The arm the comparison pairs the others with: listed first (report/build.py)."""
+    return report.arm_comparison[0].arm
+
+
 def _arm_comparison(report: Report) -> list[str]:
     if not report.arm_comparison:
         return []
@@ -299,8 +304,9 @@ def _arm_comparison(report: Report) -> list[str]:
              str(c.provider_errors), str(c.reader_errors)]
             for c in report.arm_comparison]
     return ["## Arms compared", "",
-            "Incorrect interventions: non-answers on records the uncontrolled arm answered "
-            "strictly correctly (same model, scenario, mode and task).", "",
+            f"Incorrect interventions: non-answers on records the reference arm "
+            f"`{_reference(report)}` answered strictly correctly (same model, scenario, mode "
+            "and task).", "",
             *_table(["arm", "scenario", "mode", "records", "S", "safe", "incorrect "
                      "interventions", "provider errors", "unparseable"], rows, "lllrrrrrr")]
 
@@ -310,8 +316,8 @@ def _arm_summary(report: Report) -> list[str]:
         return []
     return ["## Arms compared", "",
             "Over every scenario and mode of each arm. Incorrect interventions: non-answers "
-            "on records the uncontrolled arm answered strictly correctly (same model, "
-            "scenario, mode and task).", "", *arm_totals(report)]
+            f"on records the reference arm `{_reference(report)}` answered strictly correctly "
+            "(same model, scenario, mode and task).", "", *arm_totals(report)]
 
 
 REPORT_SECTIONS: tuple[ReportSection, ...] = (
