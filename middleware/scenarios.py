@@ -20,6 +20,7 @@ from middleware.types import Fault
 from simulator.registry import Registry
 from simulator.vocabulary import (
     MISLEADING_SCENARIOS,
+    SCENARIO_GROUPS,
     SCENARIO_NAMES,
     SCENARIO_TABLE,
     Layer,
@@ -59,6 +60,7 @@ class Scenario(BaseModel):
 
 
 scenarios: Registry[Scenario] = Registry("scenario")
+scenarios.reserve(*SCENARIO_GROUPS)  # ``--scenarios all|misleading`` name groups
 
 
 def _from_entry(entry: ScenarioEntry) -> Scenario:

@@ -18,7 +18,11 @@ def register_cli_arms(specs: tuple[str, ...]) -> tuple[str, ...]:
         name, sep, body = spec.partition("=")
         name = name.strip()
         if sep:
-            wanted = tuple(p.strip() for p in body.split("+") if p.strip())
+            wanted = tuple(p.strip() for p in body.split("+"))
+            if not name or not all(wanted):
+                raise UsageError(f"--arms {spec!r}: an empty {'name' if not name else 'policy'}"
+                                 "; write an arm as NAME=POLICY+POLICY, e.g. "
+                                 "mine=bounded_retry+session_isolation")
             if name in arms:
                 if arm_policies(name) != wanted:
                     raise UsageError(f"arm {name!r} already exists as "

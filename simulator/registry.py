@@ -22,18 +22,28 @@ class Registry(Generic[T]):
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._items: dict[str, T] = {}
+        self._reserved: set[str] = set()
 
-    def add(self, name: str, item: T) -> T:
+    def reserve(self, *names: str) -> None:
+        """Hold ``names`` for built-ins registered later, on first use (the provider
+        prefixes of the chat readers): a plugin taking one is refused when it registers,
+        not later, when the built-in arrives."""
+        self._reserved.update(names)
+
+    def add(self, name: str, item: T, *, builtin: bool = False) -> T:
+        """Register ``item``; ``builtin`` claims a name :meth:`reserve` held."""
         if name in self._items:
             raise ValueError(f"{self.kind} {name!r} is already registered")
+        if name in self._reserved and not builtin:
+            raise ValueError(f"{self.kind} {name!r} is already registered (built in)")
         self._items[name] = item
         return item
 
-    def register(self, name: str) -> Callable[[T], T]:
+    def register(self, name: str, *, builtin: bool = False) -> Callable[[T], T]:
         """Decorator form of :meth:`add`."""
 
         def decorate(item: T) -> T:
-            return self.add(name, item)
+            return self.add(name, item, builtin=builtin)
 
         return decorate
 

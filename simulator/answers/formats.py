@@ -30,7 +30,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from simulator.answers.numbers import DIGITS, NUMBER, WORDS
-from simulator.answers.roles import is_role_phrase
+from simulator.answers.roles import is_role_value
 
 _UNIT = r"(?:minute|hour|day|week|month|year)s?"
 _CAP = r"[A-Z][A-Za-z0-9&'/+.-]*[A-Za-z0-9]|[A-Z]"
@@ -181,7 +181,7 @@ def value_matches_format(value: str, answer_format: str | FormatSpec) -> bool:
         return True
     if fmt.kind == "choice":
         return value in fmt.options
+    if fmt.name == "role":  # a role-like phrase, not any capitalised name (roles.py)
+        return is_role_value(value)
     pattern = fmt.span_pattern()
-    if pattern is not None and pattern.fullmatch(value) is not None:
-        return True
-    return fmt.name == "role" and is_role_phrase(value)
+    return pattern is not None and pattern.fullmatch(value) is not None

@@ -10,6 +10,11 @@ built-in formats add a canonical form, because people write one value several wa
 
 A ``role`` also drops a leading possessive ("your line manager" == "the line manager").
 
+Amounts of money (a currency sign, then a number) are written as their value: a ``k``,
+``thousand`` or ``million`` multiplies it, and zeros after the decimal point go ("$25k" ==
+"$25 thousand" == "$25,000"; "$50.00" == "$50"; "$1.5 million" == "$1,500,000"; "$49.90"
+== "$49.9"). Cents that are not zero stay: "$49.99" is not "$50".
+
 A declared format adds its own steps (``ignore_spaces``, ``ignore_punctuation``). The scorer
 passes the task's format; without one, only the standard rules apply.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 from simulator.answers.formats import PATTERNS, FormatSpec, parse_format
 from simulator.answers.numbers import digits_for_words
@@ -36,6 +42,7 @@ def normalize_answer(text: str, answer_format: str | FormatSpec | None = None) -
     if fmt is not None and fmt.name == "frequency":
         out = _frequency(out)
     out = _THOUSANDS.sub("", out)
+    out = _AMOUNT.sub(_amount, out)
     out = re.sub(r"\s*percent\b", "%", out)
     out = re.sub(r"\s+%", "%", out)
     out = re.sub(r"([$€£])\s+", r"\1", out)
@@ -50,6 +57,16 @@ def normalize_answer(text: str, answer_format: str | FormatSpec | None = None) -
             out = re.sub(r"\s+", "", out) if step == "ignore_spaces" else re.sub(
                 r"[^\w\s]", "", out)
     return out
+
+
+_AMOUNT = re.compile(r"([$€£])\s?(\d+(?:\.\d+)?)(?:\s?(k|thousand|million|m)\b)?")
+_MULTIPLIER = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
+
+
+def _amount(found: re.Match[str]) -> str:
+    """One amount of money as its sign and plain value (see the module docstring)."""
+    value = Decimal(found.group(2)) * _MULTIPLIER.get(found.group(3) or "", 1)
+    return f"{found.group(1)}{format(value.normalize(), 'f')}"
 
 
 def matches_any(answer: str | None, accepted: Sequence[str],

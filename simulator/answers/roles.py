@@ -115,3 +115,18 @@ def is_role_phrase(value: str) -> bool:
         value = " ".join(words[1:])
     spans = role_phrases(value)
     return any(s.start == 0 and s.end == len(value) for s in spans)
+
+
+def is_role_value(value: str) -> bool:
+    """Whether ``value`` may be a ``role`` answer in a spec: a role phrase of at least two
+    words whose head is a role noun (:data:`ROLE_NOUNS`): "Finance Director", "the line
+    manager", "Head of IT Operations". A bare noun ("panel"), an acronym ("ERP", "CFO") or a
+    capitalised name without a role noun ("Lockers") is not a role a reader can be held to:
+    write the title out ("the review panel", "Chief Financial Officer")."""
+    words = value.split()
+    if words and words[0].lower() in ("the", "a", "an", "each", "every", "your", "their"):
+        words = words[1:]
+    if len(words) < 2:
+        return False
+    head = " ".join(words).split(" of ")[0].split()[-1]
+    return re.sub(r"['’]s$|[^A-Za-z]", "", head).lower() in ROLE_NOUNS

@@ -8,9 +8,15 @@ another's package.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
+
+MAX_ANSWER_CHARS = 4000
+"""The most characters of an answer (and of its reason) a record keeps. An answer is a value
+with citations, a sentence or two of prose at most; a longer one (a model looping, a 20 MB
+tool dump pasted back) is cut to this length when the answer is made, flagged
+``truncated``, and scored on what remains, so the run store never holds a 20 MB row."""
 
 Resolution = Literal["clarify", "resolved", "none"]
 """What an answer did about a conflict it noticed: asked for clarification (a safe
@@ -48,6 +54,19 @@ class AgentAnswer(BaseModel):
     reason: str | None = None
     conflict: ConflictDisclosure = NO_CONFLICT
     """The answer's conflict disclosure (default: none claimed)."""
+    truncated: bool = False
+    """The answer or reason was longer than :data:`MAX_ANSWER_CHARS` and was cut to it."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cap(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        long = [k for k in ("answer", "reason")
+                if isinstance(data.get(k), str) and len(data[k]) > MAX_ANSWER_CHARS]
+        if not long:
+            return data
+        return {**data, **{k: data[k][:MAX_ANSWER_CHARS] for k in long}, "truncated": True}
 
 
 def unknown_answer(reason: str, conflict: ConflictDisclosure = NO_CONFLICT) -> AgentAnswer:

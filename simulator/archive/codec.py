@@ -12,13 +12,14 @@ import gzip
 import json
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from simulator.archive.digest import compact_json, row_lines, rows_digest
 from simulator.archive.invariants import TaskAgreement, header_problem, row_problem
 from simulator.archive.row import (
     ARCHIVE_FIELDS,
@@ -27,9 +28,10 @@ from simulator.archive.row import (
     ArchiveHeader,
     ArchiveRow,
     row_key,
-    row_values,
 )
 from simulator.errors import ArchiveError
+from simulator.runner.completeness import unexpected_cell
+from simulator.vocabulary import SCENARIO_ORDER
 
 
 @dataclass(frozen=True)
@@ -45,15 +47,13 @@ def _line(model: BaseModel, *, exclude_defaults: bool = False) -> str:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+    return compact_json(value)
 
 
 def encode_archive(archive: Archive) -> bytes:
     """The archive's exact file bytes (header fields at their default are left out)."""
-    rows = sorted(archive.rows, key=row_key)
-    columns = archive.header.fields
     text = "".join([_line(archive.header, exclude_defaults=True) + "\n",
-                    *(_json(row_values(m, columns)) + "\n" for m in rows)])
+                    *row_lines(archive.rows, archive.header.fields)])
     return gzip.compress(text.encode("ascii"), compresslevel=9, mtime=0)
 
 
@@ -177,5 +177,28 @@ def load_archive(path: Path | str) -> Archive:
     if not lines:
         raise ArchiveError(f"{name}: empty archive (no header line)")
     header = _parse_header(name, lines[0])
-    rows = _parse_rows(name, header, lines[1:])
+    if len(lines) == 1:
+        raise ArchiveError(f"{name}: a header and no rows (an archive holds at least one "
+                           "record)")
+    rows = _parse_rows(name, header, lines[1:])  # a row's own problem is named first
+    if header.rows_sha256 is not None:
+        if rows_digest(rows, header.fields) != header.rows_sha256:
+            raise ArchiveError(f"{name}: the rows do not match the header's rows_sha256 "
+                               f"({len(rows)} rows read): rows were deleted, added or "
+                               "edited after export")
+    problem = outside_the_run(header, rows)
+    if problem:
+        raise ArchiveError(f"{name}: {problem}")
     return Archive(header=header, rows=tuple(sorted(rows, key=row_key)))
+
+
+def outside_the_run(header: ArchiveHeader, rows: Sequence[ArchiveRow]) -> str | None:
+    """A row the run could not have made: outside its expected cells (or, in an archive
+    made before those were recorded, of a scenario the vocabulary does not declare)."""
+    if header.expected_records is not None:
+        return unexpected_cell(header.expected_records, rows)
+    unknown = sorted({r.scenario for r in rows} - set(SCENARIO_ORDER))
+    if unknown:
+        return (f"scenario {unknown[0]!r}: not a scenario layerrag declares "
+                f"({', '.join(SCENARIO_ORDER)})")
+    return None

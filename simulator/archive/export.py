@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from simulator.agent.pipelines import pipeline_of
 from simulator.archive.codec import Archive, describe_error, write_archive
+from simulator.archive.digest import rows_digest
 from simulator.archive.invariants import TaskAgreement, header_problem, row_problem
 from simulator.archive.row import (
     ARCHIVE_VERSION,
@@ -26,6 +27,7 @@ from simulator.archive.row import (
     row_key,
 )
 from simulator.errors import ArchiveError, UsageError
+from simulator.runner.completeness import incompleteness
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 from simulator.vocabulary import DEFAULT_AGENT
@@ -77,6 +79,7 @@ def header_from_manifest(manifest: Mapping[str, Any],
         "pipeline": pipeline_of(manifest),
         "agent": agent_of(manifest),
         "structured_output": dict(sorted((manifest.get("structured_output") or {}).items())),
+        "expected_records": manifest.get("expected_records"),
     }
     try:
         return ArchiveHeader.model_validate(raw)
@@ -98,6 +101,7 @@ def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecor
         problem = header_problem(header, row) or row_problem(row) or tasks.problem(row, where)
         if problem:
             raise ArchiveError(f"{where}: {problem}")
+    header = header.model_copy(update={"rows_sha256": rows_digest(rows, header.fields)})
     return Archive(header=header, rows=tuple(rows))
 
 
@@ -107,7 +111,10 @@ def archive_from_store(run_dir: Path | str) -> Archive:
         manifest = store.manifest()
         if manifest is None:
             raise UsageError(f"{run_dir}: the run store has no manifest")
-        return archive_from_records(manifest, store.records())
+        archive = archive_from_records(manifest, store.records())
+    if not archive.rows:
+        raise UsageError(f"{run_dir}: the run holds no records yet; re-run it to resume")
+    return archive
 
 
 class ExportSummary(BaseModel):
@@ -118,6 +125,8 @@ class ExportSummary(BaseModel):
     rows: int
     bytes: int
     sha256: str
+    incomplete: str | None = None
+    """``incomplete: N of M records; ...`` when the run is missing records."""
 
 
 def export_archive(run_dir: Path | str, out: Path | str) -> ExportSummary:
@@ -131,5 +140,7 @@ def export_archive(run_dir: Path | str, out: Path | str) -> ExportSummary:
         raise UsageError(f"{target}: exists and is not an archive; refusing to overwrite it")
     archive = archive_from_store(run_dir)
     data = write_archive(archive, out)
+    expected = archive.header.expected_records
     return ExportSummary(path=str(out), rows=len(archive.rows), bytes=len(data),
-                         sha256=hashlib.sha256(data).hexdigest())
+                         sha256=hashlib.sha256(data).hexdigest(),
+                         incomplete=incompleteness(expected, archive.rows) if expected else None)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
+from simulator.runner.completeness import ExpectedRecords
 from simulator.runner.record import RunRecord
 from simulator.vocabulary import DEFAULT_AGENT, DISCLOSURE_CORRECT
 
@@ -151,3 +152,9 @@ class ArchiveHeader(BaseModel):
                                                 "json_prompt"]] = {}
     """Live chat reader -> the structured-output method its run used (the manifest's, found
     by ``--structured-output auto``); written only when there is one."""
+    expected_records: ExpectedRecords | None = None
+    """The records the run was made to hold (simulator/runner/completeness.py): recompute
+    names what is missing, and refuses rows outside them. None in archives made before."""
+    rows_sha256: HashHex | None = None
+    """sha256 of the row lines as written (simulator/archive/digest.py): recompute refuses
+    an archive whose rows were deleted, added or edited. None in archives made before."""

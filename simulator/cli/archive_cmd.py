@@ -6,8 +6,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simulator.cli.lists import output_path
 from simulator.cli.paths import check_output_dir, check_output_file
-from simulator.report.cli_support import add_report_options, chosen_format, emit
+from simulator.report.cli_support import (
+    add_allow_partial_option,
+    add_report_options,
+    chosen_format,
+    emit,
+    partial_exit,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -25,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     export.add_argument("run_dir", metavar="RUN_DIR", help="a run directory (runs.sqlite)")
-    export.add_argument("--out", type=Path, required=True, metavar="FILE",
+    export.add_argument("--out", type=output_path, required=True, metavar="FILE",
                         help="archive file to write (.jsonl.gz)")
+    add_allow_partial_option(export)
     export.set_defaults(func=_export)
 
     recompute = sub.add_parser(
@@ -53,7 +61,7 @@ def _export(args: argparse.Namespace) -> int:
     summary = export_archive(args.run_dir, args.out)
     print(f"wrote {summary.rows} rows to {summary.path} ({summary.bytes} bytes, "
           f"sha256 {summary.sha256})")
-    return 0
+    return partial_exit(summary.incomplete, args)
 
 
 def _recompute(args: argparse.Namespace) -> int:

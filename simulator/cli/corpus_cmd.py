@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.lists import output_path
 from simulator.corpus import (
     Problem,
     SpecCheck,
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     build.add_argument("--spec", type=Path, default=None,
                        help="spec folder (default: the bundled enterprise_v2)")
     build.add_argument("--seed", type=int, default=0, help="id seed (default 0)")
-    build.add_argument("--out", type=Path, required=True, help="output folder")
+    build.add_argument("--out", type=output_path, required=True, help="output folder")
     build.set_defaults(func=_build)
 
     validate = sub.add_parser(
@@ -61,12 +62,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _problems(check: SpecCheck, *, prose: bool) -> list[Problem]:
     """The spec's own problems, its cues', and (with ``prose``, when valid) its prose's."""
-    from simulator.corpus.lint import prose_warnings
+    from simulator.corpus.lint import prose_warnings, prose_warnings_of_files
     from simulator.retrieval.cue_audit import cue_problems
 
     problems = [*check.problems, *cue_problems(check)]
-    if prose and check.spec is not None:
-        problems += prose_warnings(check.spec)
+    if prose:  # shown with the errors too: every unit that validated is read
+        problems += (prose_warnings(check.spec) if check.spec is not None
+                     else prose_warnings_of_files(check))
     # File by file, corpus.toml first; within a file, in the order found.
     return sorted(problems, key=lambda p: (Path(p.file).name != CORPUS_FILE, p.file))
 

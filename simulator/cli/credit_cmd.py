@@ -89,8 +89,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
         with RunStore(run_dir, create=False) as store:
             return list(store.records()), store.manifest() or {}
 
-    check_output_dir(args.run, "--run")
-    if args.run is not None and (args.run / STORE_FILE).is_file():
+    if args.run is not None and (args.run / STORE_FILE).is_file():  # read: may be read-only
         records, manifest = read(args.run)
         pipeline = pipeline_of(manifest)
         if args.pipeline not in (None, pipeline):
@@ -102,6 +101,7 @@ def _records(args: argparse.Namespace, arm: str) -> tuple[list[Any] | None, str,
                              f"{theirs or '(none)'}, not {args.source_priority}; use "
                              "another --run directory")
         return records, pipeline, RecordsRun(0, True)
+    check_output_dir(args.run, "--run")
     generation = generation_for(args, (args.model,))
     config = build_config(models=(args.model,), scenarios=_scenarios_for(args.policy),
                           modes=(args.mode,),

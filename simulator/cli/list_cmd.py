@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def _list(args: argparse.Namespace) -> int:
     kinds = (args.kind,) if args.kind else KINDS
-    listed = {kind: LISTERS[kind]() for kind in kinds}
+    listed = {kind: [_plain(e) for e in LISTERS[kind]()] for kind in kinds}
     if args.json:
         print(json.dumps(listed[args.kind] if args.kind else listed, indent=2))
         return 0
@@ -144,8 +145,9 @@ def list_readers() -> list[Entry]:
         found.append({"name": key if key == "deterministic" else f"{key}:MODEL",
                       "live": key != "deterministic",
                       "description": (doc[0] if doc else "")
-                      or "extracts the value from the evidence with the format's pattern; "
-                         "no provider calls"})
+                      or ("extracts the value from the evidence with the format's pattern; "
+                          "no provider calls" if key == "deterministic" else
+                          "a reader registered by a plugin (its factory has no docstring)")})
     return found
 
 
@@ -239,6 +241,14 @@ _COLUMNS = {
     "formats": ("name", "kind", "description"),
     "layers": ("name", "kind", "faults", "policies", "description"),
 }
+
+
+def _plain(entry: Entry) -> Entry:
+    """An entry whose description reads as text: docstrings' reST ``x`` markup unwrapped."""
+    text = entry.get("description")
+    if not isinstance(text, str):
+        return entry
+    return {**entry, "description": re.sub(r"``(.+?)``", r"\1", text)}
 
 
 def _cell(value: object) -> str:

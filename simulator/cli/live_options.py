@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,9 @@ def live_options_from_args(args: argparse.Namespace) -> LiveOptions:
     cache_arg = getattr(args, "cache", None)
     cache: Path | None = (default_cache_path() if cache_arg is None else
                           None if cache_arg.lower() in _OFF else Path(cache_arg).expanduser())
+    if cache is not None and cache.is_dir():
+        raise UsageError(f"--cache {cache_arg or cache}: is a directory; name the cache file, "
+                         f"e.g. {cache / 'calls.sqlite'}")
     try:
         return LiveOptions(
             concurrency=getattr(args, "concurrency", 8), rpm=getattr(args, "rpm", None),
@@ -149,6 +153,8 @@ def parse_price(text: str) -> tuple[str, Price]:
     except ValueError:
         raise UsageError(f"--price {text!r}: expected MODEL=IN,OUT in USD per million "
                          "tokens, e.g. openai:gpt-4o=2.5,10") from None
+    if not all(math.isfinite(p) and p >= 0 for p in price):
+        raise UsageError(f"--price {text!r}: a price is a finite number of USD, at least 0")
     return model, price
 
 

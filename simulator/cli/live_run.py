@@ -50,7 +50,18 @@ def generation_for(args: argparse.Namespace, models: tuple[str, ...]) -> dict[st
 
 def run_records(config: RunConfig, out: Path, args: argparse.Namespace, *,
                 progress: bool | None, corpus: Corpus | None = None) -> RecordsRun:
-    """Run (or resume) ``config`` into ``out``; live runs get the command line's options."""
+    """Run (or resume) ``config`` into ``out``; live runs get the command line's options.
+
+    Says what is starting first (``credit``, ``study focused``): their input is checked by
+    now, so a refusal before stays one line."""
+    from simulator.cli.status import describe, start_line
+    from simulator.runner.store import STORE_FILE, RunStore
+
+    what = describe(args)
+    if what is not None:
+        if (out / STORE_FILE).exists():  # a store that is not one: refused in one line
+            RunStore(out, create=False).close()
+        start_line(*what, enabled=progress is not False)
     if not is_live(config.models):
         from simulator.runner.matrix import run_matrix
 

@@ -8,6 +8,7 @@ consistent; output piped into a reader that stops early (``| head``) ends quietl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -55,10 +56,11 @@ def invoked_subcommand(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(only=invoked_subcommand(argv))
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)  # an option's own check may raise a one-line error
         _load_plugins(args)
-        code = args.func(args)
+        with _status(args):
+            code = args.func(args)
         sys.stdout.flush()  # inside the try: a closed pipe fails here, not at exit
     except LayerragError as exc:
         return _error(str(exc))
@@ -100,6 +102,19 @@ def _quiet_broken_pipe() -> int:
     finally:
         os.close(devnull)
     return EXIT_BROKEN_PIPE
+
+
+def _status(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
+    """``credit``, ``study focused`` and ``run``: off a terminal, a status line every 30 s
+    (simulator/cli/status.py); their start lines come once their input is checked, so a
+    refusal stays one line (cli/live_run.py, cli/run_cmd.py)."""
+    from simulator.cli.status import describe, heartbeat, is_deterministic
+
+    quiet = getattr(args, "no_progress", False)
+    long = (describe(args) is not None or getattr(args, "command", None) == "run"
+            or getattr(args, "study", None) == "focused")
+    return heartbeat(str(getattr(args, "command", "")),
+                     enabled=long and not quiet and is_deterministic(args))
 
 
 def _load_plugins(args: argparse.Namespace) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from simulator.agent.pipelines import PIPELINE_HELP
+from simulator.cli.lists import output_path, scenario_list, split_list
 from simulator.cli.live_options import (
     add_live_options,
     add_source_priority_option,
@@ -27,7 +28,6 @@ from simulator.vocabulary import (
     DEFAULT_AGENT,
     DEFAULT_RETRIEVER,
     DEFAULT_TOP_K,
-    SCENARIO_GROUPS,
     SCENARIO_NAMES,
 )
 
@@ -42,10 +42,6 @@ EXAMPLES = """examples:
   layerrag run --out runs/misleading --scenarios misleading --arms uncontrolled,evidence_integrity
   layerrag run --out runs/rs --scenarios misleading --model openai:gpt-4o --source-priority strict
 """
-
-
-def split_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def hits_per_search(text: str) -> int:
@@ -108,7 +104,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Run (or resume) the matrix into RUN_DIR, then print the report. "
                     "Re-running the same command resumes and never duplicates a record.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, required=True, help="run directory")
+    parser.add_argument("--out", type=output_path, required=True, help="run directory")
     parser.add_argument("--scenarios", default="all",
                         help=f"'all' or a comma list of {', '.join(SCENARIO_NAMES)}; "
                              "'misleading' is clean and the three misleading_* positions "
@@ -166,8 +162,8 @@ def config_error(exc: ValidationError, fields: dict[str, Any]) -> UsageError:
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     from policies.compose import register_cli_arms
 
-    scenarios = SCENARIO_GROUPS.get(args.scenarios) or split_list(args.scenarios)
-    arms = register_cli_arms(split_list(args.arms))
+    scenarios = scenario_list(args.scenarios)
+    arms = register_cli_arms(split_list(args.arms, "--arms"))
     models = tuple(args.model or ("deterministic",))
     unused = given_live_options(args) if not is_live(models) else []
     if unused:
@@ -175,7 +171,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
                          "makes no provider calls")
     return build_config(
         models=models, scenarios=scenarios,
-        modes=split_list(args.modes), arms=arms, tasks=args.tasks, seed=args.seed,
+        modes=split_list(args.modes, "--modes"), arms=arms, tasks=args.tasks, seed=args.seed,
         spec=str(args.spec) if args.spec else None, base_url=args.base_url,
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
         agent=args.agent, retriever=args.retriever, top_k=args.top_k,
@@ -187,7 +183,7 @@ def _run(args: argparse.Namespace) -> int:
     from simulator.cli.run_arms import check_resumes, register_arms_of_run
 
     check_output_dir(args.out, "--out")
-    defined_here = [spec.partition("=")[0].strip() for spec in split_list(args.arms)
+    defined_here = [spec.partition("=")[0].strip() for spec in split_list(args.arms, "--arms")
                     if "=" in spec]
     # resuming: the run's named arms resolve by name
     register_arms_of_run(args.out, redefined=defined_here)

@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from simulator.cli.lists import output_path
 from simulator.cli.live_options import add_live_options, add_source_priority_option
 from simulator.cli.paths import check_output_dir
 from simulator.cli.plugin_option import add_plugin_option
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "uncontrolled and controlled, strict mode, one completion per cell. "
                     "Re-running resumes.", epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    focused.add_argument("--out", type=Path, required=True, help="run directory")
+    focused.add_argument("--out", type=output_path, required=True, help="run directory")
     focused.add_argument("--model", default="deterministic",
                          help="reader: deterministic (default), openai:M, anthropic:M, ...")
     focused.add_argument("--base-url", default=None, help="OpenAI-compatible server URL")
@@ -69,22 +70,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _focused(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
     from simulator.cli.live_run import (
         explain_agent_errors,
         explain_provider_errors,
         generation_for,
         run_records,
     )
+    from simulator.cli.status import start_line
+
+    check_output_dir(args.out, "--out")
+    spec = str(args.spec) if args.spec else None
+    generation = generation_for(args, (args.model,))
+    start_line("study", f"focused study -> {args.out}: building the corpus and the runner",
+               enabled=not args.no_progress)  # checked so far; the imports take seconds
+
+    from pydantic import ValidationError
+
     from simulator.cli.run_cmd import config_error
     from simulator.corpus import build_corpus
     from simulator.evaluation.render import study_markdown
     from simulator.evaluation.study import read_study, select_tasks, study_config
 
-    check_output_dir(args.out, "--out")
-    spec = str(args.spec) if args.spec else None
-    generation = generation_for(args, (args.model,))
     corpus = build_corpus(spec, args.seed)
     rows = select_tasks(corpus, seed=args.seed)
     fields = {"model": args.model, "seed": args.seed, "spec": spec, "base_url": args.base_url,

@@ -33,10 +33,21 @@ _FORMAT_HINTS = {
     "percentage": "digits and '%' or 'percent', like '15%'",
     "frequency": "like 'every quarter', 'twice a year', 'monthly', 'every two weeks'",
     "time_of_day": "like '9:30 pm', '17:00', '9 a.m.', 'noon'",
-    "role": ("a capitalised title ('Finance Director') or a phrase ending in a role noun "
+    "role": ("two words or more ending in a role noun ('Finance Director', 'the line "
+             "manager', 'Head of IT Operations'), not a bare noun or an acronym; role nouns "
              f"({', '.join(sorted(ROLE_NOUNS)[:8])}, ...)"),
     "system": "a capitalised name, like 'ServiceNow' or 'Expense Portal'",
 }
+
+
+def article(word: str) -> str:
+    """``a`` or ``an`` before ``word`` (by its first letter: "an amount", "a role")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+MIN_DOMAINS = 2
+"""A spec of one domain is refused at validation, not at corrupted_metadata, after eight
+scenarios were written (simulator/retrieval/corruption.py needs a domain to swap in)."""
 
 
 def corpus_problems(corpus: CorpusDecl, file: str) -> list[Problem]:
@@ -49,6 +60,11 @@ def corpus_problems(corpus: CorpusDecl, file: str) -> list[Problem]:
                 f"domain {domain.id!r} is declared twice (also domains[{seen[domain.id]}]); "
                 "a domain is declared once")))
         seen.setdefault(domain.id, i)
+    if 0 < len(set(seen)) < MIN_DOMAINS:
+        problems.append(Problem(file=file, field="domains", message=(
+            f"{len(set(seen))} domain declared; a corpus needs at least {MIN_DOMAINS}: the "
+            "corrupted_metadata scenario gives every document another domain's label, which "
+            "a corpus of one domain does not have")))
     names = [d.name.strip().lower() for d in corpus.domains]
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -118,7 +134,8 @@ def unit_problems(unit: UnitSpec, corpus: CorpusDecl | None, file: str) -> list[
             hint = _FORMAT_HINTS.get(fmt.name) or (
                 f"one of the options: {', '.join(fmt.options)}" if fmt.kind == "choice"
                 else f"a full match of the pattern {fmt.pattern!r}")
-            fail(f"{which}.value", f"{ver.value!r} is not a {fmt.name} value: {hint}")
+            fail(f"{which}.value", f"{ver.value!r} is not {article(fmt.name)} {fmt.name} value: "
+                                   f"{hint}")
         if not _mentions(ver.prose, ver.value):
             fail(f"{which}.prose", f"does not state the value {ver.value!r}")
         theirs = {normalize_answer(v, descriptor) for v in (other.value, *other.aliases)}
@@ -212,6 +229,7 @@ def spec_problems(files: Sequence[DomainFile], corpus: CorpusDecl | None,
     ids: dict[str, str] = {}
     titles: dict[str, tuple[str, str]] = {}
     asked: dict[str, tuple[str, str, str]] = {}
+    shared: set[str] = set()  # questions a unit declares shared on purpose
     for f in files:
         domain = f.header.domain if f.header is not None else "?"
         for unit in f.units:
@@ -228,12 +246,25 @@ def spec_problems(files: Sequence[DomainFile], corpus: CorpusDecl | None,
                     f"({_short(where, here)}); the reader groups a policy's versions by "
                     "title, so titles must be unique")))
             titles.setdefault(key, (unit.id, here))
+            own = {_question_key(q) for q in unit.questions}
+            for i, q in enumerate(unit.shared_questions):
+                if _question_key(q) not in own:
+                    problems.append(Problem(file=here, field=f"shared_questions[{i}]",
+                                            unit=unit.id, message=(
+                        f"{q!r} is not one of this unit's questions; list a question "
+                        "exactly as the unit asks it")))
             for question in dict.fromkeys(unit.questions):
                 qkey = _question_key(question)
                 if qkey in asked and asked[qkey][0] != unit.id:
-                    problems.append(_duplicate_question(question, unit.id, domain, here,
-                                                        asked[qkey]))
+                    problem = _duplicate_question(question, unit.id, domain, here,
+                                                  asked[qkey])
+                    deliberate = qkey in shared or any(
+                        _question_key(q) == qkey for q in unit.shared_questions)
+                    if problem.severity == "error" or not deliberate:
+                        problems.append(problem)
                 asked.setdefault(qkey, (unit.id, domain, here))
+                if any(_question_key(q) == qkey for q in unit.shared_questions):
+                    shared.add(qkey)
     return problems
 
 
@@ -247,8 +278,8 @@ def _duplicate_question(question: str, unit: str, domain: str, file: str,
     return Problem(file=file, field="questions", unit=unit, severity="warning", message=(
         f"{question!r} is also asked by unit {other} ({_short(where, file)}, domain "
         f"{other_domain}) with another answer: no label-free retriever can answer both. "
-        "`layerrag audit retriever` follows it as a cross-domain collision; reword one "
-        "unless the collision is deliberate"))
+        "`layerrag audit retriever` follows it as a cross-domain collision; reword one, or "
+        "declare it deliberate with shared_questions = [...] in either unit"))
 
 
 def _short(path: str, relative_to: str) -> str:

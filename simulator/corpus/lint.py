@@ -8,19 +8,42 @@ a shape the format does not describe. ``layerrag corpus validate`` prints these 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from simulator.answers.extract import extract_value
+from simulator.answers.formats import parse_format
 from simulator.answers.normalize import matches_any
+from simulator.corpus.loader import SpecCheck
 from simulator.corpus.problems import Problem
-from simulator.corpus.spec import CorpusSpec
+from simulator.corpus.spec import CorpusSpec, UnitSpec, describe_format
 
 
 def prose_warnings(spec: CorpusSpec) -> list[Problem]:
     """One warning per (unit, version, question) whose value the extractor misreads."""
+    return _warnings(((spec.files[d.domain], d.units) for d in spec.domains),
+                     lambda unit: spec.format_of(unit))
+
+
+def prose_warnings_of_files(check: SpecCheck) -> list[Problem]:
+    """The same warnings for every unit that validated, in a spec that has errors
+    elsewhere: shown with the errors, so fixing a spec takes one round, not two."""
+    if check.corpus is None:
+        return []
+    formats = check.corpus.formats
+    return _warnings(((str(f.path), f.units) for f in check.files),
+                     lambda unit: describe_format(unit, formats))
+
+
+def _warnings(files: Iterable[tuple[str, Iterable[UnitSpec]]],
+              format_of: Callable[[UnitSpec], str]) -> list[Problem]:
     warnings = []
-    for domain in spec.domains:
-        file = spec.files[domain.domain]
-        for unit in domain.units:
-            fmt = spec.format_of(unit)
+    for file, units in files:
+        for unit in units:
+            try:
+                fmt = format_of(unit)
+                parse_format(fmt)
+            except ValueError:  # its format is an error of its own, reported already
+                continue
             for which, ver in (("current", unit.current), ("superseded", unit.superseded)):
                 for question in unit.questions:
                     got = extract_value(ver.prose, question, fmt)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -56,11 +57,30 @@ def bundled_spec_dir(name: str = "enterprise_v2") -> Path:
                                 message="bundled spec not found")])
 
 
+SpecCheckFn = Callable[[SpecCheck], list[Problem]]
+_LAYER_CHECKS: list[SpecCheckFn] = []
+"""Checks of a spec that need a layer above this one (the retriever's domain cues):
+registered by that layer when it is imported, run by :func:`load_spec`, so every command
+that reads a spec (``run``, ``audit retriever``, ``study``, ``credit``) refuses what
+``corpus build`` and ``corpus validate`` refuse."""
+
+
+def register_spec_check(check: SpecCheckFn) -> SpecCheckFn:
+    """Add ``check`` to what :func:`load_spec` runs (its errors refuse the spec)."""
+    if check not in _LAYER_CHECKS:
+        _LAYER_CHECKS.append(check)
+    return check
+
+
 def load_spec(spec_dir: Path | str | None = None) -> CorpusSpec:
-    """Load and validate every file in ``spec_dir`` (default: the bundled enterprise_v2)."""
+    """Load and validate every file in ``spec_dir`` (default: the bundled enterprise_v2),
+    with every registered layer check: any error refuses the spec."""
     check = check_spec(spec_dir)
     if check.spec is None:
         raise SpecProblems(check.problems)
+    errors = [p for fn in _LAYER_CHECKS for p in fn(check) if p.severity == "error"]
+    if errors:
+        raise SpecProblems(errors)
     return check.spec
 
 

@@ -75,6 +75,11 @@ class UnitSpec(_Frozen):
     """Exactly three question variants; correlated coverage of one unit, not samples."""
     current: VersionSpec
     superseded: VersionSpec
+    shared_questions: tuple[str, ...] = ()
+    """Questions of this unit that a unit of another domain asks too, on purpose: a
+    cross-domain collision no label-free retriever can answer both ways (the design asks
+    for at least one). Declared here, ``corpus validate`` does not warn about it; the
+    retriever audit still follows it."""
 
 
 class DomainHeader(_Frozen):

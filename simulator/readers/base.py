@@ -76,6 +76,10 @@ ReaderFactory = Callable[[str], Reader]
 """Builds a reader from its model string (the part after ``provider:``, or the name)."""
 
 readers: Registry[ReaderFactory] = Registry("model")
+BUILTIN_PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "google")
+"""The chat readers' prefixes (``simulator.readers.chat_clients.PROVIDERS``), held from the
+start: they register when a live model is first named, after any plugin."""
+readers.reserve("deterministic", *BUILTIN_PROVIDERS)  # both register on first use
 
 
 __all__ = ["AgentAnswer", "Evidence", "Reader", "ReaderFactory", "ReaderInput", "ReaderResult",

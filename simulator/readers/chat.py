@@ -240,4 +240,4 @@ def _factory(provider: str) -> Any:
 
 
 for _provider in PROVIDERS:
-    readers.add(_provider, _factory(_provider))
+    readers.add(_provider, _factory(_provider), builtin=True)

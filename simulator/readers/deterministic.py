@@ -74,6 +74,6 @@ class DeterministicReader:
         return ReaderResult(answer=unknown_answer(reason, disclosure), prompt_hash=prompt_hash)
 
 
-@readers.register("deterministic")
+@readers.register("deterministic", builtin=True)
 def deterministic_reader(model: str = "deterministic") -> DeterministicReader:
     return DeterministicReader()

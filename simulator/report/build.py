@@ -26,6 +26,7 @@ from simulator.report.tables import (
     scenario_mode_table,
     top_repair_gains,
 )
+from simulator.runner.completeness import incompleteness
 from simulator.scoring.outcome import errored
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.layers import ordered_modes, ordered_scenarios, target_layer
@@ -123,12 +124,23 @@ def build_report(rows: Sequence[ArchiveRow], *, header: ArchiveHeader | None = N
         provenance=provenance,
         model_units=len({(r.provider, r.model) for r in ordered}),
         policy_units=len({r.unit for r in ordered}),
-        arms=[_arm_report(arm, arm_rows, replicates, seed, bootstrap)
-              for arm, arm_rows in sorted(arms.items())],
+        arms=[_arm_report(arm, arms[arm], replicates, seed, bootstrap)
+              for arm in _arms_in_run_order(arms, header)],
         arm_comparison=arm_comparison(ordered, _baseline(arms)) if len(arms) > 1 else [],
         behaviour=behaviour_section(ordered, replicates=replicates, seed=seed),
         misleading=misleading_section(ordered, replicates=replicates, seed=seed),
+        incomplete=(incompleteness(header.expected_records, ordered)
+                    if header is not None and header.expected_records is not None else None),
     )
+
+
+def _arms_in_run_order(arms: dict[str, list[ArchiveRow]], header: ArchiveHeader | None
+                       ) -> list[str]:
+    """The arms in the order the run was given them (``--arms b,a``: b first), as its
+    expected cells record it; alphabetical for rows without that record."""
+    expected = header.expected_records if header is not None else None
+    given = list(dict.fromkeys(c[3] for c in expected.keys)) if expected is not None else []
+    return sorted(arms, key=lambda a: (given.index(a) if a in given else len(given), a))
 
 
 def _baseline(arms: dict[str, list[ArchiveRow]]) -> str:

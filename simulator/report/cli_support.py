@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from simulator.errors import UsageError
 from simulator.report.render import FORMATS, render, renderers
+from simulator.runner.completeness import EXIT_INCOMPLETE
 from simulator.stats.bootstrap import BOOTSTRAP_KINDS
 
 if TYPE_CHECKING:
@@ -50,6 +51,23 @@ def add_report_options(parser: argparse.ArgumentParser, *, json_flag: bool = Fal
                         help="bootstrap replicates (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     add_bootstrap_option(parser)
+    add_allow_partial_option(parser)
+
+
+def add_allow_partial_option(parser: argparse.ArgumentParser) -> None:
+    """``--allow-partial``: a run missing records exits 0 (still flagged), not 5."""
+    parser.add_argument("--allow-partial", action="store_true",
+                        help="a run or archive missing records (killed, stopped by its "
+                             "budget) is still flagged 'incomplete: N of M records', but "
+                             f"exits 0 instead of {EXIT_INCOMPLETE}")
+
+
+def partial_exit(incomplete: str | None, args: argparse.Namespace) -> int:
+    """Say ``incomplete: ...`` on stderr; the exit code: 5 unless ``--allow-partial``."""
+    if incomplete is None:
+        return 0
+    print(f"{'note' if args.allow_partial else 'error'}: {incomplete}", file=sys.stderr)
+    return 0 if args.allow_partial else EXIT_INCOMPLETE
 
 
 def chosen_format(args: argparse.Namespace) -> str:
@@ -72,7 +90,7 @@ def emit(report: Report, args: argparse.Namespace) -> int:
         for path in write_plots(report, args.plots):
             print(f"wrote {path}", file=sys.stderr)
     write_utf8(text)
-    return 0
+    return partial_exit(report.incomplete, args)
 
 
 def write_utf8(text: str) -> None:

@@ -261,7 +261,8 @@ def agent_error_line(p: Provenance) -> list[str]:
 
 def _provenance(report: Report, full: bool) -> list[str]:
     p = report.provenance
-    lines = ["# layerrag report", "", *agent_error_line(p),
+    title = f"# layerrag report — {report.incomplete}" if report.incomplete else "# layerrag report"
+    lines = [title, "", *agent_error_line(p),
              f"- run: `{p.run_id}`; created {p.created or '—'}; corpus `{p.corpus_hash or '—'}`; "
              f"archive version {p.archive_version if p.archive_version is not None else '—'}",
              f"- records: {p.records}; model units: {report.model_units}; policy units: "
@@ -304,6 +305,11 @@ def render_markdown(report: Report, *, full: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _reference(report: Report) -> str:
+    """The arm the comparison pairs the others with: listed first (report/build.py)."""
+    return report.arm_comparison[0].arm
+
+
 def _arm_comparison(report: Report) -> list[str]:
     if not report.arm_comparison:
         return []
@@ -312,8 +318,9 @@ def _arm_comparison(report: Report) -> list[str]:
              str(c.provider_errors), str(c.agent_errors), str(c.reader_errors)]
             for c in report.arm_comparison]
     return ["## Arms compared", "",
-            "Incorrect interventions: non-answers on records the uncontrolled arm answered "
-            "strictly correctly (same model, scenario, mode and task).", "",
+            f"Incorrect interventions: non-answers on records the reference arm "
+            f"`{_reference(report)}` answered strictly correctly (same model, scenario, mode "
+            "and task).", "",
             *_table(["arm", "scenario", "mode", "records", "S", "safe", "incorrect "
                      "interventions", "provider errors", "agent errors", "unparseable"], rows,
                      "lllrrrrrrr")]
@@ -324,8 +331,8 @@ def _arm_summary(report: Report) -> list[str]:
         return []
     return ["## Arms compared", "",
             "Over every scenario and mode of each arm. Incorrect interventions: non-answers "
-            "on records the uncontrolled arm answered strictly correctly (same model, "
-            "scenario, mode and task).", "", *arm_totals(report)]
+            f"on records the reference arm `{_reference(report)}` answered strictly correctly "
+            "(same model, scenario, mode and task).", "", *arm_totals(report)]
 
 
 REPORT_SECTIONS: tuple[ReportSection, ...] = (

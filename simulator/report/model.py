@@ -216,6 +216,9 @@ class Report(_Frozen):
     """ConInstruct behaviour labels per cell, when the rows carry them (report/behaviour.py)."""
     misleading: MisleadingSection | None = None
     """MR and its contrasts, when the rows hold misleading scenarios (report/misleading.py)."""
+    incomplete: str | None = None
+    """``incomplete: N of M records; cells missing: ...`` when the rows are fewer than the
+    run was made to hold (simulator/runner/completeness.py); None when whole or unknown."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

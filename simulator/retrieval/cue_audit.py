@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from simulator.corpus.loader import SpecCheck
+from simulator.corpus.loader import SpecCheck, register_spec_check
 from simulator.corpus.problems import Problem
 from simulator.retrieval.domain_cues import DomainCues, query_words, word_forms
 
@@ -60,6 +60,7 @@ class _Question(NamedTuple):
     text: str
 
 
+@register_spec_check
 def cue_problems(check: SpecCheck) -> list[Problem]:
     """Unmatchable cues (errors), and cues repeated in a domain or shared across domains
     (warnings naming the questions they make ambiguous), for every file that has cues."""

@@ -43,6 +43,7 @@ from simulator.live.services import LiveServices, build_services, use_services
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
 from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
+from simulator.runner.lock import holds_run_dir
 from simulator.runner.manifest import check_or_write_manifest, recorded_structured_output
 from simulator.runner.progress import (
     LiveProgress,
@@ -118,6 +119,7 @@ async def run_record(runner: MatrixRunner, cell: Cell) -> RunRecord:
     return runner.score(cell, episode, (time.perf_counter() - started) * 1000)
 
 
+@holds_run_dir
 def run_live_matrix(config: RunConfig, out: Path | str, *, options: LiveOptions | None = None,
                     progress: bool | None = None, corpus: Corpus | None = None,
                     on_record: Callable[[RunRecord], None] | None = None,
@@ -253,7 +255,7 @@ class _LiveExecution:
             check_or_write_manifest(store, self.runner.config, self.runner.corpus,
                                     self.runner.run_id, self.runner.template_versions,
                                     self.services.structured_output,
-                                    self.services.tool_call_mode)
+                                    self.services.tool_call_mode, agent=self.runner.agent)
             done = store.keys()
             if self.retry_provider_errors:
                 self._retrying = store.provider_error_keys()

@@ -10,7 +10,9 @@ from typing import Any
 
 from simulator.corpus import Corpus
 from simulator.errors import UsageError
+from simulator.runner.completeness import ExpectedRecords, expected_records
 from simulator.runner.config import RunConfig
+from simulator.runner.identity import definition_change, definitions
 from simulator.runner.store import STORE_FILE, RunStore
 
 TRACKED_PACKAGES = ("layerrag", "langchain", "langchain-core", "langgraph", "scikit-learn",
@@ -43,13 +45,18 @@ def git_revision() -> str | None:
 def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
                    prompt_template_hashes: dict[str, str] | None = None,
                    structured_output: dict[str, str] | None = None,
-                   tool_call_mode: dict[str, str] | None = None) -> dict[str, Any]:
+                   tool_call_mode: dict[str, str] | None = None,
+                   agent: Any = None) -> dict[str, Any]:
     """The manifest; ``structured_output`` (live readers: the method each model answers
     through, as the run's preflight fixed it) and ``tool_call_mode`` (live tool-calling
-    agents: how each model is asked for tool calls) are written only when there is one."""
+    agents: how each model is asked for tool calls) are written only when there is one;
+    ``agent`` (the runner's AgentSpec) is recorded with the scenario definitions
+    (simulator/runner/identity.py)."""
     extra = {name: value for name, value in (("structured_output", structured_output),
                                              ("tool_call_mode", tool_call_mode)) if value}
     return {**extra,
+        "definitions": definitions(config.scenarios, agent),
+        "expected_records": expected_for(config, corpus).model_dump(mode="json"),
         "run_id": run_id,
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "corpus": corpus.name,
@@ -61,19 +68,30 @@ def build_manifest(config: RunConfig, corpus: Corpus, run_id: str,
     }
 
 
+def expected_for(config: RunConfig, corpus: Corpus) -> ExpectedRecords:
+    """The records the run of ``config`` on ``corpus`` is made to hold."""
+    from simulator.runner.cells import cells
+
+    total = sum(1 for _ in cells(config, corpus))
+    axes = len(config.models) * len(config.scenarios) * len(config.modes) * len(config.arms)
+    return expected_records(config.models, config.scenarios, config.modes, config.arms,
+                            max(1, total // max(1, axes)))
+
+
 def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
                             run_id: str, templates: dict[str, str],
                             structured_output: dict[str, str] | None = None,
-                            tool_call_mode: dict[str, str] | None = None
-                            ) -> dict[str, Any]:
+                            tool_call_mode: dict[str, str] | None = None,
+                            agent: Any = None) -> dict[str, Any]:
     """Write the manifest of a new run, or check that a resumed run has the same one.
 
     The manifest is built first (``git rev-parse`` and all), then claimed in one store
     transaction that takes the write lock before it reads: two runs started together on
     one directory cannot both find it empty, so exactly one of them proceeds.
     """
-    existing = store.claim(build_manifest(config, corpus, run_id, templates,
-                                          structured_output, tool_call_mode))
+    ours = build_manifest(config, corpus, run_id, templates, structured_output,
+                          tool_call_mode, agent)
+    existing = store.claim(ours)
     if existing.get("run_id") != run_id:
         theirs = existing.get("config")
         theirs = theirs if isinstance(theirs, dict) else {}
@@ -84,6 +102,12 @@ def check_or_write_manifest(store: RunStore, config: RunConfig, corpus: Corpus,
             f"{store.run_dir} holds run {existing.get('run_id')} with a different configuration "
             f"({what} differ); use another --out or the same options to resume"
         )
+    changed = definition_change(existing.get("definitions"), ours["definitions"])
+    if changed:
+        raise UsageError(
+            f"{store.run_dir} holds run {existing.get('run_id')} with a different "
+            f"configuration ({changed}: its definition differs from the one this run used); "
+            "use another --out, or the same definition to resume")
     for name, fixed in (("structured_output", structured_output),
                         ("tool_call_mode", tool_call_mode)):
         if fixed and existing.get(name) != fixed:

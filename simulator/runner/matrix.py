@@ -22,6 +22,7 @@ from simulator.live.loop import blocking_runs
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells, validate_config
 from simulator.runner.collector import gc_tuned
 from simulator.runner.config import RunConfig
+from simulator.runner.lock import holds_run_dir
 from simulator.runner.manifest import check_or_write_manifest
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
@@ -35,6 +36,7 @@ FLUSH_EVERY = 120
 FLUSH_SECONDS = 1.0
 
 
+@holds_run_dir
 def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
                corpus: Corpus | None = None,
                on_record: Callable[[RunRecord], None] | None = None,
@@ -56,7 +58,7 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
     runner = MatrixRunner(config, corpus, agent)
     with RunStore(out) as store:
         check_or_write_manifest(store, config, runner.corpus, runner.run_id,
-                                runner.template_versions)
+                                runner.template_versions, agent=runner.agent)
         done = store.keys()
         todo = [c for c in cells(config, runner.corpus) if c.key.as_str() not in done]
         total = len(todo) + len(done)

@@ -9,6 +9,7 @@ half-written.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator
@@ -34,6 +35,36 @@ CREATE TABLE IF NOT EXISTS records (
 """
 
 
+def _writable(run_dir: Path, path: Path) -> bool:
+    """Whether this process may write the store: its directory (WAL needs its -wal and
+    -shm files beside it) and, when it exists, the file itself."""
+    return (os.access(run_dir, os.W_OK | os.X_OK)
+            and (not path.exists() or os.access(path, os.W_OK)))
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """Open a store this process may not write (a read-only directory, an archive copy).
+
+    With no write-ahead log beside it the file is complete (the last writer's close
+    checkpointed it), so it opens ``immutable``: SQLite then needs no -shm file, which a
+    read-only directory could not hold. With a -wal left behind (a run killed while
+    writing) the records in it count, so it opens ``mode=ro``, which reads the log.
+    """
+    wal = path.with_name(path.name + "-wal")
+    mode = "mode=ro" if wal.exists() else "immutable=1"
+    uri = f"{path.resolve().as_uri()}?{mode}"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=_BUSY_SECONDS)
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if mode == "mode=ro":
+            raise sqlite3.OperationalError(
+                f"{exc}; the directory is read-only and holds an unfinished write-ahead "
+                "log: copy the run directory somewhere writable and read it there") from None
+        raise
+    return db
+
+
 class RunStore:
     """One run directory's store. Use as a context manager or call :meth:`close`."""
 
@@ -55,12 +86,18 @@ class RunStore:
         if not create and not self.path.is_file():
             raise UsageError(f"{self.run_dir}: no run store ({STORE_FILE}) here")
         fresh = not self.path.exists()
-        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.read_only = not create and not _writable(self.run_dir, self.path)
+        if not self.read_only:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS)
+            self._db = (_open_read_only(self.path) if self.read_only else
+                        sqlite3.connect(self.path, timeout=_BUSY_SECONDS))
         except sqlite3.Error as exc:
             raise UsageError(f"{self.path}: cannot open the run store ({exc})") from None
         try:
+            if self.read_only:
+                self._check_is_run_store(create=False)
+                return
             self._prepare(create=create, check=not fresh)
         except sqlite3.Error as exc:
             self._db.close()

@@ -98,6 +98,10 @@ def arm_table(rows: Sequence[Any], *, baseline: str = "uncontrolled") -> list[Ar
     if rows and not hasattr(rows[0], "answerable"):
         raise UsageError("these rows carry no 'answerable' field (archive rows do not): "
                          "build the arm table from a run directory's records")
+    present = list(dict.fromkeys(r.arm for r in rows))
+    if rows and baseline not in present:
+        raise UsageError(f"--baseline {baseline!r}: not an arm of this run (its arms: "
+                         f"{', '.join(present)})")
     groups: dict[tuple[str, str, str], list[Any]] = defaultdict(list)
     for row in rows:
         groups[(row.arm, row.scenario, row.contract_mode)].append(row)

@@ -16,7 +16,7 @@ from simulator.errors import ArchiveError
 from tests.archive.run_factory import RUN_ID, manifest, record_from_row, small_rows
 
 HEADER_KEYS = ["archive_version", "run_id", "created", "corpus_hash",
-               "prompt_template_hashes", "versions", "fields"]
+               "prompt_template_hashes", "versions", "fields", "rows_sha256"]
 
 
 def _lines(path: Path) -> list[dict[str, object]]:

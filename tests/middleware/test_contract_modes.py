@@ -90,3 +90,13 @@ def test_a_body_that_is_not_an_object_is_invalid() -> None:
 def test_an_unknown_mode_is_a_usage_error_with_a_suggestion(clean: dict) -> None:
     with pytest.raises(UsageError, match="Did you mean: repair"):
         check_contract(clean, "repiar")
+
+
+def test_repair_refuses_an_unknown_top_level_v3_field_rather_than_drop_it(
+        clean: dict) -> None:
+    drifted = drift_payload(clean)
+    assert check_contract(drifted, "repair").valid
+    drifted["shard_note"] = "an extra field repair has no table for"
+    repaired = check_contract(drifted, "repair")
+    assert not repaired.valid and repaired.status == "invalid"
+    assert any("unmapped v3 field shard_note" in e for e in repaired.errors)
