@@ -210,10 +210,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
-    """On a terminal, say what is starting at once: building the corpus and importing the
-    runner take seconds before the progress bar can appear. Shown when the bar would be
-    (``--no-progress`` and non-terminal stderr stay as quiet as before)."""
-    if progress is False or not sys.stderr.isatty():
+    """Say what is starting at once, on a terminal or piped: building the corpus and
+    importing the runner take seconds before the progress bar (or, piped, the first status
+    line) can appear. Printed after the options are checked, so a refusal stays one line;
+    ``--no-progress`` keeps stderr to the summary."""
+    if progress is False:
         return
     axes = [f"{len(config.models)} model(s)", f"{len(config.scenarios)} scenario(s)",
             f"{len(config.modes)} mode(s)", f"{len(config.arms)} arm(s)",
