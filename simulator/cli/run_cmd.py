@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -23,6 +23,9 @@ from simulator.cli.plugin_option import add_plugin_option
 from simulator.errors import UsageError
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
+
+if TYPE_CHECKING:
+    from simulator.live.options import LiveOptions
 from simulator.vocabulary import (
     CONTRACT_MODES,
     DEFAULT_AGENT,
@@ -190,9 +193,11 @@ def _run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     check_resumes(args.out, config)  # a mismatch is refused before the heavy imports
     progress = False if args.no_progress else None
-    announce_start(config, args.out, progress)
-    if is_live(config.models):
-        return _run_live(config, args, progress)
+    options = live_options_from_args(args) if is_live(config.models) else None
+    _check_inputs(config)
+    announce_start(config, args.out, progress)  # after every check: a refusal is one line
+    if options is not None:
+        return _run_live(config, args, options, progress)
     from simulator.runner.matrix import run_matrix
 
     summary = run_matrix(config, args.out, progress=progress)
@@ -209,6 +214,19 @@ def _run(args: argparse.Namespace) -> int:
     return summary.exit_code
 
 
+def _check_inputs(config: RunConfig) -> None:
+    """What a user gave that can still be wrong, checked before the start line so that a
+    refusal stays one line: the agent's name, and a spec of their own (loaded, validated and
+    generated once: the runner reuses it). The bundled spec is valid by its tests."""
+    from simulator.agents.registry import resolve_agent
+
+    resolve_agent(config.agent)
+    if config.spec is not None:
+        from simulator.corpus import build_corpus
+
+        build_corpus(config.spec, config.seed)
+
+
 def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
     """Say what is starting at once, on a terminal or piped: building the corpus and
     importing the runner take seconds before the progress bar (or, piped, the first status
@@ -223,7 +241,8 @@ def announce_start(config: RunConfig, out: Path, progress: bool | None) -> None:
           file=sys.stderr, flush=True)
 
 
-def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None) -> int:
+def _run_live(config: RunConfig, args: argparse.Namespace, options: LiveOptions,
+              progress: bool | None) -> int:
     from simulator.cli.live_run import (
         announce_live_run,
         explain_agent_errors,
@@ -231,8 +250,7 @@ def _run_live(config: RunConfig, args: argparse.Namespace, progress: bool | None
     )
     from simulator.runner.live import run_live_matrix
 
-    summary = run_live_matrix(config, args.out, options=live_options_from_args(args),
-                              progress=progress)
+    summary = run_live_matrix(config, args.out, options=options, progress=progress)
     announce_live_run(summary)
     if summary.stopped is not None:
         return summary.exit_code
