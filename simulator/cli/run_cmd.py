@@ -216,11 +216,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check_inputs(config: RunConfig) -> None:
     """What a user gave that can still be wrong, checked before the start line so that a
-    refusal stays one line: the agent's name, and a spec of their own (loaded, validated and
-    generated once: the runner reuses it). The bundled spec is valid by its tests."""
-    from simulator.agents.registry import resolve_agent
+    refusal stays one line: every name (the runner checks them again, at no cost), and a
+    spec of their own (loaded, validated and generated once: the runner reuses it). The
+    bundled spec is valid by its tests."""
+    from simulator.runner.validate import validate_config
 
-    resolve_agent(config.agent)
+    validate_config(config)  # every name: scenarios, modes, arms, models, retriever, agent
     if config.spec is not None:
         from simulator.corpus import build_corpus
 

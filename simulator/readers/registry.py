@@ -26,9 +26,12 @@ def load_live_readers() -> None:
 def resolve_reader(model: str, *, base_url: str | None = None,
                    generation: dict[str, Any] | None = None, check_only: bool = False
                    ) -> Reader:
-    """Build the reader for ``model`` (or only check that its name resolves)."""
-    load_live_readers()
+    """Build the reader for ``model`` (or only check that its name resolves). The provider
+    prefixes are loaded only for a name not yet registered: checking ``deterministic``
+    costs no LangChain import (the CLI checks names before its start line)."""
     key, name = split_model(model)
+    if key not in readers:
+        load_live_readers()
     factory = readers.get(key)
     if check_only:
         return None  # type: ignore[return-value]

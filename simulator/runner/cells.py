@@ -30,7 +30,8 @@ from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RecordKey, RunRecord
 from simulator.runner.scoring import score_record
-from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE
+from simulator.runner.validate import validate_config
+from simulator.vocabulary import DEFAULT_AGENT
 
 if TYPE_CHECKING:
     from simulator.agents.harness import ToolRunContext
@@ -76,40 +77,6 @@ class RunSummary:
     @property
     def exit_code(self) -> int:
         return EXIT_AGENT_ERRORS if self.agent_errors else 0
-
-
-def validate_config(config: RunConfig, agent: AgentSpec | None = None) -> None:
-    """Resolve every name before any work, so a typo fails at once with a suggestion.
-    ``agent``: the agent's spec when the caller holds its factory (a local function handed
-    to ``simulator.testing.evaluate`` cannot be resolved by name)."""
-    from policies import get_arm
-    from simulator.agent.pipelines import check_pipeline
-    from simulator.readers.registry import resolve_reader
-    from simulator.registry import Registry
-    from simulator.retrieval import retrievers
-    from simulator.runner.config import CONTRACT_MODES
-
-    modes: Registry[str] = Registry("contract mode")
-    for m in CONTRACT_MODES:
-        modes.add(m, m)
-    for name in config.scenarios:
-        get_scenario(name)
-    for mode in config.modes:
-        modes.get(mode)
-    check_pipeline(config.pipeline)
-    for arm in config.arms:
-        get_arm(arm)
-    for model in config.models:
-        resolve_reader(model, check_only=True)
-    retrievers.get(config.retriever)
-    if config.task_rows is not None and not config.task_rows:
-        raise UsageError("task_rows is empty: name at least one task row")
-    if not config.models or not config.scenarios or not config.modes or not config.arms:
-        raise UsageError("every axis needs at least one value")
-    spec = agent or resolve_agent(config.agent)
-    if spec.kind == "tool_calling" and config.pipeline != DEFAULT_PIPELINE:
-        raise UsageError(f"--pipeline {config.pipeline} applies to the pipeline agent only; "
-                         f"agent {config.agent!r} makes its own stops")
 
 
 def cells(config: RunConfig, corpus: Corpus) -> Iterator[Cell]:
