@@ -28,6 +28,7 @@ from simulator.agents.harness import ToolRunContext, recorder_of
 from simulator.agents.prompt import PROMPT_VERSION, task_message
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
+from simulator.endpoints.environment import TOOL_NAMES
 from simulator.errors import LayerragError
 from simulator.live.discipline import ProviderFailed
 from simulator.live.secrets import scrub
@@ -37,9 +38,6 @@ from simulator.readers.base import ReaderResult
 RECURSION_LIMIT = 40
 """LangGraph steps per record (a model call and a tool call are a step each): ample for
 the eight searches the harness allows, a hard stop for an agent that loops."""
-
-LAYERRAG_TOOLS = frozenset({"search_policies", "fetch_document"})
-"""The tools layerrag hands a factory (middleware.policy_tools)."""
 
 _CITATION = re.compile(r"\[([A-Za-z0-9._:-]+)\]")
 
@@ -129,13 +127,13 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
         error = limit_stop(messages) or (None if recorder.tool_calls else
                                          _unrecorded(messages))
         agent_error = error is not None
-    terminated = recorder.terminated or error
+    broke = agent_error or provider_error
+    terminated = error if broke else (recorder.terminated or error)
     unparseable = False
-    if recorder.terminated is not None and not (agent_error or provider_error):
+    if recorder.terminated is not None and not broke:
         answer = unknown_answer(recorder.terminated)
     elif error is not None:
         answer = unknown_answer(error)
-        terminated = error
     else:
         answer, unparseable = final_answer(final or {}, messages)
     observations = recorder.observations
@@ -165,7 +163,7 @@ def _run_error(ctx: ToolRunContext, answer: AgentAnswer, *, provider_error: bool
 def _unrecorded(messages: list[BaseMessage]) -> str:
     """Why a finished run recorded no tool call: it made none, or it made them where
     layerrag's middleware never saw them (a graph built without the ``middleware`` list)."""
-    if any(isinstance(m, ToolMessage) and m.name in LAYERRAG_TOOLS and m.status != "error"
+    if any(isinstance(m, ToolMessage) and m.name in TOOL_NAMES and m.status != "error"
            for m in messages):
         return ("the agent called tools, but not through the middleware layerrag handed its "
                 "factory (no fault, no record: install it, docs/agents.md)")

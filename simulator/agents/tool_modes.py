@@ -33,6 +33,7 @@ from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from simulator.agent.observation import SEARCH_TOOL
 from simulator.agents.answer import ANSWER_TOOL
 from simulator.agents.prompt import SYSTEM_PROMPT
 
@@ -42,7 +43,6 @@ ToolCallMode = Literal["required", "auto", "named"]
 TOOL_CALL_MODES: tuple[ToolCallMode, ...] = ("required", "auto", "named")
 DETECT_ORDER: tuple[ToolCallMode, ...] = TOOL_CALL_MODES
 """What ``--tool-choice detect`` (the default) tries, first accepted wins."""
-SEARCH_TOOL = "search_policies"
 AUTO_INSTRUCTION = ("Reply to every turn with a tool call: search with search_policies, "
                     f"then submit with {ANSWER_TOOL}. Never answer in plain text.")
 PROBE_QUESTION = ("Question: How many days does the preflight marker policy allow?\n"

@@ -171,5 +171,5 @@ def _credit(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(credit_markdown(credit))
     explain_provider_errors(ran.live)
-    explain_agent_errors(ran.agent_errors)
+    explain_agent_errors(ran.summary)
     return ran.exit_code

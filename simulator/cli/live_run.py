@@ -35,10 +35,15 @@ class RecordsRun(NamedTuple):
 
     exit_code: int
     complete: bool
-    live: LiveRunSummary | None = None
-    agent_errors: RunSummary | None = None
-    """The deterministic run's summary, for :func:`explain_agent_errors` (a live run's is
-    ``live``)."""
+    summary: RunSummary | None = None
+    """What the run did (None when nothing was run: ``credit --run``)."""
+
+    @property
+    def live(self) -> LiveRunSummary | None:
+        """The live run's summary, or None for a deterministic run."""
+        from simulator.runner.live import LiveRunSummary
+
+        return self.summary if isinstance(self.summary, LiveRunSummary) else None
 
 
 def generation_for(args: argparse.Namespace, models: tuple[str, ...]) -> dict[str, object]:
@@ -66,13 +71,13 @@ def run_records(config: RunConfig, out: Path, args: argparse.Namespace, *,
         from simulator.runner.matrix import run_matrix
 
         done = run_matrix(config, out, progress=progress, corpus=corpus)
-        return RecordsRun(done.exit_code, True, agent_errors=done)
+        return RecordsRun(done.exit_code, True, done)
     from simulator.runner.live import run_live_matrix
 
     summary = run_live_matrix(config, out, options=live_options_from_args(args),
                               progress=progress, corpus=corpus)
     announce_live_run(summary)
-    return RecordsRun(summary.exit_code, summary.stopped is None, summary, summary)
+    return RecordsRun(summary.exit_code, summary.stopped is None, summary)
 
 
 def announce_live_run(summary: LiveRunSummary) -> None:

@@ -23,9 +23,6 @@ from simulator.cli.plugin_option import add_plugin_option
 from simulator.errors import UsageError
 from simulator.live.options import is_live
 from simulator.runner.config import RunConfig
-
-if TYPE_CHECKING:
-    from simulator.live.options import LiveOptions
 from simulator.vocabulary import (
     CONTRACT_MODES,
     DEFAULT_AGENT,
@@ -33,6 +30,9 @@ from simulator.vocabulary import (
     DEFAULT_TOP_K,
     SCENARIO_NAMES,
 )
+
+if TYPE_CHECKING:
+    from simulator.live.options import LiveOptions
 
 EXAMPLES = """examples:
   layerrag run --out runs/deterministic                  # full deterministic matrix

@@ -112,7 +112,7 @@ def _focused(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(study_markdown(study))
     explain_provider_errors(ran.live)
-    explain_agent_errors(ran.agent_errors)
+    explain_agent_errors(ran.summary)
     return ran.exit_code
 
 

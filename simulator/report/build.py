@@ -192,7 +192,7 @@ def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int 
     if not report.provenance.agent_errors:
         return report
     with RunStore(run_dir, create=False) as store:
-        _, first = store.agent_errors()
+        _, first = store.errors("agent_error")
     return report.model_copy(update={"provenance": report.provenance.model_copy(
         update={"first_agent_error": first})})
 

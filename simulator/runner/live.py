@@ -276,7 +276,7 @@ class _LiveExecution:
                 self._flush(store)
                 bar.close()
             self.provider_errors, self.first_provider_error = store.errors("provider_error")
-            self.agent_errors = store.agent_errors()
+            self.agent_errors = store.errors("agent_error")
         if self.fatal is not None:
             raise self.fatal
         if self.stopped is not None:

@@ -84,7 +84,7 @@ def run_matrix(config: RunConfig, out: Path, *, progress: bool | None = None,
             if buffer:
                 written += store.add(buffer)
             bar.close()
-        agent_errors, first_agent_error = store.agent_errors()
+        agent_errors, first_agent_error = store.errors("agent_error")
     return RunSummary(runner.run_id, Path(out), total, len(done), written,
                       time.perf_counter() - started, agent_errors, first_agent_error)
 

@@ -229,14 +229,7 @@ class RunStore:
 
     def provider_error_count(self) -> int:
         """How many stored records are provider errors."""
-        return int(self._db.execute(
-            "SELECT COUNT(*) FROM records WHERE json_extract(data, '$.provider_error')"
-        ).fetchone()[0])
-
-    def agent_errors(self) -> tuple[int, str | None]:
-        """How many stored records are agent errors, and the first one's reason (in record
-        order), for the report's first line."""
-        return self.errors("agent_error")
+        return self.errors("provider_error")[0]
 
     def errors(self, flag: str) -> tuple[int, str | None]:
         """How many stored records have the outcome ``flag`` (``agent_error``,
