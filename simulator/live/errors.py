@@ -37,6 +37,11 @@ class CallsAbandoned(LiveStop):
     """The user asked to abandon in-flight calls (a second Ctrl-C)."""
 
 
+class ProviderRefusing(LiveStop):
+    """The same provider error answered every call of a streak (simulator/live/streak.py):
+    the server or its settings refuse the run's requests. Fix them and re-run to resume."""
+
+
 class ProviderRejected(LayerragError):
     """The provider refused the run itself (bad key, no access, unknown model): stop at once.
 

@@ -29,6 +29,7 @@ from simulator.live.cache import CallCache
 from simulator.live.options import LiveOptions, Price
 from simulator.live.policy import RetryPolicy
 from simulator.live.ratelimit import rpm_limiter
+from simulator.live.streak import FailureStreak
 
 
 class LiveStats:
@@ -65,6 +66,8 @@ class LiveServices:
     sleep: Callable[[float], None] | None = None
     """Replaces the backoff waits when set: tests record instead of waiting."""
     stats: LiveStats = field(default_factory=LiveStats)
+    failures: FailureStreak = field(default_factory=FailureStreak)
+    """Identical final provider failures in a row: a streak stops the run."""
     limiters: dict[str, BaseRateLimiter] = field(default_factory=dict)
     """The rate limiter of each model, by reader name; filled from ``rpm`` on first use."""
     structured_output: dict[str, str] = field(default_factory=dict)

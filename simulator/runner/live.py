@@ -37,7 +37,7 @@ from simulator.agent.graph import arun_episodes
 from simulator.corpus import Corpus
 from simulator.live import loop as live_loop
 from simulator.live.budget import Spend, read_spend
-from simulator.live.errors import BudgetExhausted, ReplayMiss
+from simulator.live.errors import BudgetExhausted, ProviderRefusing, ReplayMiss
 from simulator.live.options import LiveOptions, is_live  # noqa: F401  (re-exported)
 from simulator.live.services import LiveServices, build_services, use_services
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary, cells
@@ -61,13 +61,18 @@ EXIT_BUDGET = 3
 EXIT_PROVIDER_ERRORS = 4
 """``layerrag run`` exit code when the matrix is complete but some records are provider
 errors (re-run the same command to retry them)."""
+EXIT_PROVIDER_REFUSING = 7
+"""``layerrag run`` exit code when the same provider error answered every call of a streak
+(simulator/live/streak.py): fix the server, then re-run the same command to resume."""
 EXIT_INTERRUPTED = 130
 FLUSH_EVERY = 100
 FLUSH_SECONDS = 0.5
 
-Stop = Literal["budget", "interrupted", "abandoned"]
+Stop = Literal["budget", "refusing", "interrupted", "abandoned"]
 _RESUME_HINT: dict[str, str] = {
     "budget": "raise --max-calls/--max-tokens and re-run the same command to resume",
+    "refusing": "fix it and re-run the same command to resume (the failed records are "
+                "retried)",
     "interrupted": "re-run the same command to resume",
     "abandoned": "re-run the same command to resume",
 }
@@ -95,7 +100,8 @@ class LiveRunSummary(RunSummary):
     def exit_code(self) -> int:
         if self.stopped is None:
             return EXIT_PROVIDER_ERRORS if self.provider_errors else super().exit_code
-        return EXIT_BUDGET if self.stopped == "budget" else EXIT_INTERRUPTED
+        return {"budget": EXIT_BUDGET, "refusing": EXIT_PROVIDER_REFUSING}.get(
+            self.stopped, EXIT_INTERRUPTED)
 
 
 def load_spend(run_dir: Path) -> Spend:
@@ -308,13 +314,16 @@ class _LiveExecution:
         error = task.exception()
         if error is None:
             record, requests = task.result()
+            if not record.provider_error:  # the server answered this record: no streak
+                self.services.failures.succeeded()
             self._buffer.append(record)
             if self.on_record is not None:
                 self.on_record(record)
             bar.record_finished(record, requests)
-        elif isinstance(error, BudgetExhausted):
+        elif isinstance(error, BudgetExhausted | ProviderRefusing):
             if self.stopped is None:
-                self.stopped, self.message = "budget", str(error)
+                self.stopped = "budget" if isinstance(error, BudgetExhausted) else "refusing"
+                self.message = str(error)
         elif self.fatal is None:
             if isinstance(error, ReplayMiss):
                 error = error.for_record(cell.key.as_str())

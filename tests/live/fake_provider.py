@@ -81,7 +81,7 @@ NO_CHOICES = b'{"id": "x", "object": "chat.completion", "error": "upstream timed
 EMPTY_CHOICES = b'{"id": "x", "object": "chat.completion", "created": 0, "choices": []}'
 
 Step = Answer | Status | Malformed | BrokenBody | Raw
-EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools")
+EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools", "small-context")
 """Structured-output behaviours of local servers (``FakeProvider(emulate=...)``):
 
 - ``llama.cpp`` (llama-cpp-python's ``llama_cpp.server``): ``response_format`` type
@@ -91,6 +91,9 @@ EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools")
   ``content`` is null beside its tool calls;
 - ``no-tools``: a server that offers no tool calling at all: tools and ``tool_choice`` are
   ignored and the model answers in text;
+- ``small-context``: llama-server started with a context smaller than the agent's second
+  turn: every request that carries a tool result gets HTTP 400 "the request exceeds the
+  available context size" (its preflight, one short turn, passes);
 - ``vllm``: every ``response_format`` is honoured (guided decoding);
 - ``ollama``: an Ollama without structured outputs: ``response_format`` is ignored and the
   model wraps its JSON in prose and a fenced block.
@@ -104,6 +107,7 @@ LLAMA_CPP_TOOL_CHOICE_500 = (
 LLAMA_CPP_NULL_CONTENT_500 = (
     "1 validation error for CreateChatCompletionRequest\nmessages.2.content\n  Input should "
     "be a valid string [type=string_type, input_value=None, input_type=NoneType]")
+LLAMA_SERVER_CONTEXT_400 = "the request exceeds the available context size, try increasing it"
 PREFLIGHT_MARK = "preflight marker"
 FIXED_ANSWER = {"answer": "30 days", "citations": ["doc-1"], "abstain": False, "reason": None}
 
@@ -308,6 +312,9 @@ class _Handler(BaseHTTPRequestHandler):
                 m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
                 for m in body.get("messages") or []):
             step = Status(500, message=LLAMA_CPP_NULL_CONTENT_500)
+        if fake.emulate == "small-context" and any(
+                m.get("role") == "tool" for m in body.get("messages") or []):
+            step = Status(400, message=LLAMA_SERVER_CONTEXT_400)
         if fake.emulate == "no-tools" and isinstance(step, Answer) and request.is_agent:
             step = Malformed("duration")  # what a model with no tool template said
         if fake.emulate == "ollama" and isinstance(step, Answer) and not request.is_agent:

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from simulator.cli.main import main
+from simulator.live.streak import REPEATED_FAILURES
 from simulator.live.wire import compatible_body
+from simulator.runner.live import EXIT_PROVIDER_REFUSING
 from simulator.runner.store import RunStore
 from tests.conftest import TINY_SPEC
 from tests.live.fake_provider import FakeProvider
@@ -77,3 +79,32 @@ def test_an_assistant_tool_call_is_sent_with_empty_content_not_null() -> None:
     assert fixed is not None
     assert json.loads(fixed)["messages"][1]["content"] == ""
     assert compatible_body(fixed) is None  # already compatible: sent unchanged
+
+
+def test_the_same_refusal_on_every_call_stops_the_run_and_a_fixed_server_resumes_it(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    with FakeProvider(emulate="small-context") as fake:
+        code = _run(fake, out, "--concurrency", "2")
+        sent = len(fake.calls)
+        err = capsys.readouterr().err
+        assert code == EXIT_PROVIDER_REFUSING, err
+        stopped = [line for line in err.splitlines() if line.startswith("stopped: ")]
+        assert len(stopped) == 1
+        assert (f"openai:m1: the same provider error ended {REPEATED_FAILURES} records in a "
+                "row (OpenAIInvalidRequestError (HTTP 400): the request exceeds the available "
+                "context size, try increasing it)") in stopped[0]
+        assert stopped[0].endswith("fix it and re-run the same command to resume (the "
+                                   "failed records are retried)")
+        assert sent < 48  # it did not spend one failing call per record of the matrix
+        with RunStore(out, create=False) as store:
+            failed = store.provider_error_count()
+            assert store.count() < 48
+        # the streak's records, the records sharing their calls (strict and repair of a
+        # scenario that leaves the evidence alone) and what was in flight; not the matrix
+        assert REPEATED_FAILURES - 1 <= failed <= 2 * (REPEATED_FAILURES + 2)
+        fake.emulate = None  # the server restarted with a larger context, same address
+        code = _run(fake, out)
+    assert code == 0, capsys.readouterr().err
+    with RunStore(out, create=False) as store:
+        assert store.count() == 48 and store.provider_error_count() == 0
