@@ -1,6 +1,6 @@
 """Agents under test: the registry (``pipeline``, ``react``, a user's ``MODULE:CALLABLE``),
-the harness middleware layerrag installs in a tool-calling agent, the deterministic
-tool-calling model that drives ``react`` offline, and the final-answer schema.
+the harness a tool-calling agent's tools carry (and the one middleware it is handed), the
+deterministic tool-calling model that drives ``react`` offline, and the final-answer schema.
 
 Names are imported on first use, so the registry (read by ``--help`` and config checks)
 does not load LangChain's agent machinery. See docs/agents.md for the factory protocol.
@@ -15,6 +15,9 @@ _HOME = {
     "ANSWER_TOOL": "answer", "FinalAnswer": "answer", "to_agent_answer": "answer",
     "PolicyGateMiddleware": "harness", "Recorder": "harness",
     "RecordingMiddleware": "harness", "ToolRunContext": "harness",
+    "PolicyStopMiddleware": "harness",
+    "current_run": "tools", "policy_stopped": "tools", "tools_condition": "tools",
+    "disciplined": "live",
     "AgentFactory": "registry", "AgentSpec": "registry", "agents": "registry",
     "resolve_agent": "registry",
     "DeterministicToolCallingModel": "tool_model",

@@ -23,7 +23,7 @@ from langgraph.errors import GraphRecursionError
 from pydantic import ValidationError
 
 from simulator.agent.state import Episode
-from simulator.agents.answer import FinalAnswer, to_agent_answer
+from simulator.agents.answer import ANSWER_TOOL, FinalAnswer, to_agent_answer
 from simulator.agents.harness import ToolRunContext, recorder_of
 from simulator.agents.prompt import PROMPT_VERSION, task_message
 from simulator.answers.schema import AgentAnswer, unknown_answer
@@ -67,13 +67,16 @@ async def arun_tool_agent(graph: Any, ctx: ToolRunContext, *, timeout: float | N
     A run that outlives ``timeout`` seconds is an agent error; its thread, if it has one,
     cannot be stopped and is left behind (simulator/live/threads.py never waits for it).
     """
+    from simulator.agents.tools import running
+
     inputs = agent_input(ctx.task, ctx.instructions)
     config = {"recursion_limit": RECURSION_LIMIT}
-    if sync:
-        call: Any = in_worker_thread(graph.invoke, inputs, context=ctx, config=config)
-    else:
-        call = graph.ainvoke(inputs, context=ctx, config=config)
-    task = asyncio.ensure_future(call)
+    with running(ctx):  # the task and the worker thread copy the context: ctx's tool calls
+        if sync:
+            call: Any = in_worker_thread(graph.invoke, inputs, context=ctx, config=config)
+        else:
+            call = graph.ainvoke(inputs, context=ctx, config=config)
+        task = asyncio.ensure_future(call)
     try:
         done, _ = await asyncio.wait({task}, timeout=timeout)
     except asyncio.CancelledError:
@@ -161,12 +164,14 @@ def _run_error(ctx: ToolRunContext, answer: AgentAnswer, *, provider_error: bool
 
 
 def _unrecorded(messages: list[BaseMessage]) -> str:
-    """Why a finished run recorded no tool call: it made none, or it made them where
-    layerrag's middleware never saw them (a graph built without the ``middleware`` list)."""
-    if any(isinstance(m, ToolMessage) and m.name in TOOL_NAMES and m.status != "error"
-           for m in messages):
-        return ("the agent called tools, but not through the middleware layerrag handed its "
-                "factory (no fault, no record: install it, docs/agents.md)")
+    """Why a finished run recorded no tool call: it made none, or it called only tools of
+    its own (which layerrag neither faults nor records)."""
+    own = sorted({str(m.name) for m in messages if isinstance(m, ToolMessage)
+                  and m.name and m.name not in (*TOOL_NAMES, ANSWER_TOOL)})
+    if own:
+        return (f"the agent called only tools layerrag did not give it ({', '.join(own)}), "
+                f"none of {', '.join(TOOL_NAMES)}: no fault reaches them and nothing is "
+                "recorded (docs/agents.md)")
     return "the agent called none of the tools it was given"
 
 
@@ -187,8 +192,9 @@ def limit_stop(messages: list[BaseMessage]) -> str | None:
 
 def final_answer(final: dict[str, Any], messages: list[BaseMessage]
                  ) -> tuple[AgentAnswer, bool]:
-    """The structured response, else the last AI message read as a ``FinalAnswer`` (JSON)
-    or as prose with ``[doc_id]`` citations; and whether the output was unparseable.
+    """The structured response, else the last AI message's ``FinalAnswer`` tool call, or
+    its text read as a ``FinalAnswer`` (JSON) or as prose with ``[doc_id]`` citations; and
+    whether the output was unparseable.
 
     A structured response that is not a ``FinalAnswer`` (off-schema), or a last message with
     neither text nor an answer, is neither an answer nor an abstention: a reader error, as
@@ -203,6 +209,13 @@ def final_answer(final: dict[str, Any], messages: list[BaseMessage]
         except ValidationError:
             return unknown_answer("the agent's structured response is not a FinalAnswer"), True
     last = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
+    submitted = next((c for c in (last.tool_calls if last is not None else [])
+                      if c["name"] == ANSWER_TOOL), None)
+    if submitted is not None:  # a graph that binds FinalAnswer as one more tool
+        try:
+            return to_agent_answer(FinalAnswer.model_validate(submitted["args"])), False
+        except ValidationError:
+            return unknown_answer("the agent's FinalAnswer call is not a FinalAnswer"), True
     text = str(last.content).strip() if last is not None else ""
     if not text:
         return unknown_answer("the agent's final message holds no answer"), True

@@ -1,4 +1,4 @@
-"""The middleware layerrag installs in a tool-calling agent under test.
+"""The harness layerrag runs around every tool call of a tool-calling agent under test.
 
 Outermost first, around the agent's ``search_policies`` and ``fetch_document`` tools::
 
@@ -9,9 +9,14 @@ Outermost first, around the agent's ``search_policies`` and ``fetch_document`` t
     FaultInjectionMiddleware  the scenario's faults (middleware.adapters)
     the tool                PolicyEnvironment's endpoints (middleware.policy_tools)
 
+They are LangChain tool middleware, but they do not sit in the agent's graph: the tools
+handed to the factory run them inside each call (simulator/agents/tools.py), so every graph
+shape is faulted and recorded alike. Only :class:`PolicyStopMiddleware` is handed to the
+factory, to end a ``create_agent`` run early once a policy ended the record.
+
 Per-run state lives in the run's ``context`` (:class:`ToolRunContext`), never on the
-middleware instances, so one compiled agent serves every record concurrently. The context
-is handed to the agent under test (its middleware reads ``request.runtime.context``), so it
+middleware instances, so one set serves every record concurrently. The context is handed
+to the agent under test (its own middleware reads ``request.runtime.context``), so it
 carries nothing evaluator-only: no labels (the faults aim without them), and not the
 :class:`Recorder` either.
 
@@ -19,15 +24,12 @@ The recorder is what makes "the same scorer" hold: each search the agent made is
 with :func:`simulator.agent.observation.observe`, the function the pipeline's contract step
 uses. It lives in a module-private table keyed by the context object's identity (a weak
 reference: the entry goes when the record's context does), read with :func:`recorder_of`.
-Why a table and not a ``contextvars.ContextVar``: the key is the very object LangGraph hands
-every hook, so it survives any way a graph is run (asyncio tasks, executor threads, a worker
-thread the runner starts) without the runner having to set and reset a variable around each
-invoke, and nothing has to be copied for the recorder to stay shared. Why not a field of the
-context: everything reachable from an object the agent holds is the agent's to read and to
-rewrite; the table is reachable from no object the agent is given (a walk over
-``request.runtime``, the state and the tools' closures does not find it:
-tests/agents/test_labels_out_of_reach.py). Python code can of course import any module; the
-promise is that the harness hands the agent nothing that leads to the scorer's inputs.
+Why a table and not a field of the context: everything reachable from an object the agent
+holds is the agent's to read and to rewrite; the table is reachable from no object the
+agent is given (a walk over ``request.runtime``, the state and the tools' closures does not
+find it: tests/agents/test_labels_out_of_reach.py). Python code can of course import any
+module; the promise is that the harness hands the agent nothing that leads to the scorer's
+inputs.
 """
 
 from __future__ import annotations
@@ -192,10 +194,11 @@ class PolicyGateMiddleware(AgentMiddleware):
     pipeline's gate node does, with the same :class:`GateInput` and the same decisions.
 
     ``retry`` calls the tool again (the fault sees the next attempt), up to
-    :data:`MAX_ATTEMPTS` searches; ``abstain`` and ``reject`` end the run before the model
-    is called again (``before_model`` jumps to the end) and the record gets a structured
-    non-answer with the policy's reason; ``allow`` with evidence shows the agent the
-    policy's evidence instead of the raw hits (corrected metadata, a dropped stale hit).
+    :data:`MAX_ATTEMPTS` searches; ``abstain`` and ``reject`` end the record, which gets a
+    structured non-answer with the policy's reason (:class:`PolicyStopMiddleware` ends a
+    ``create_agent`` run before the model is called again); ``allow`` with evidence shows
+    the agent the policy's evidence instead of the raw hits (corrected metadata, a dropped
+    stale hit).
     """
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Handler
@@ -219,17 +222,6 @@ class PolicyGateMiddleware(AgentMiddleware):
             decided = self._decide(ctx, message)
             if decided is not None:
                 return decided
-
-    @hook_config(can_jump_to=["end"])
-    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        ctx = getattr(runtime, "context", None)
-        if isinstance(ctx, ToolRunContext) and recorder_of(ctx).terminated is not None:
-            return {"jump_to": "end"}
-        return None
-
-    @hook_config(can_jump_to=["end"])
-    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return self.before_model(state, runtime)
 
     @staticmethod
     def _decide(ctx: ToolRunContext, message: ToolMessage | Command
@@ -269,6 +261,27 @@ class PolicyGateMiddleware(AgentMiddleware):
             recorder.evidence = tuple(override)
         return message.model_copy(update={
             "content": _with_evidence(recorder.observations[-1], recorder.evidence, told)})
+
+
+class PolicyStopMiddleware(AgentMiddleware):
+    """End a ``create_agent`` run before its next model call once a policy ended the
+    record: the one piece of the harness that lives in the graph (the rest is inside the
+    tools, simulator/agents/tools.py). Without it the record is scored the same (the
+    policy's non-answer); the model is only called for nothing."""
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        from simulator.agents.tools import current_run
+
+        ctx = getattr(runtime, "context", None)
+        ctx = ctx if isinstance(ctx, ToolRunContext) else current_run()
+        if ctx is not None and recorder_of(ctx).terminated is not None:
+            return {"jump_to": "end"}
+        return None
+
+    @hook_config(can_jump_to=["end"])
+    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self.before_model(state, runtime)
 
 
 def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...],

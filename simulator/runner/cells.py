@@ -160,13 +160,15 @@ class MatrixRunner:
         return [*policy_tools(self.env), FinalAnswer]
 
     def _tools_and_harness(self) -> tuple[list[Any], list[Any]]:
-        """The tools handed to an agent factory, and the harness middleware (outermost
-        first)."""
-        from middleware import FaultInjectionMiddleware, policy_tools
-        from simulator.agents.harness import PolicyGateMiddleware, RecordingMiddleware
+        """The tools handed to an agent factory, each carrying the harness (faults, the
+        contract step, the recording, the arm's policies: simulator/agents/tools.py), and
+        the one middleware a ``create_agent`` graph installs to stop once a policy ended
+        the record."""
+        from middleware import policy_tools
+        from simulator.agents.harness import PolicyStopMiddleware
+        from simulator.agents.tools import harnessed_tools
 
-        harness = [PolicyGateMiddleware(), RecordingMiddleware(), FaultInjectionMiddleware()]
-        return list(policy_tools(self.env)), harness
+        return harnessed_tools(list(policy_tools(self.env))), [PolicyStopMiddleware()]
 
     async def _preflight(self) -> bool:
         """Run the agent's probe record offline (simulator/agents/preflight.py); return

@@ -103,27 +103,6 @@ def breaks_after_the_probe(model: Any, tools: Sequence[BaseTool],
     return _agent(model, tools, middleware, _BreakAfterFirst())
 
 
-def hand_built(model: Any, tools: Sequence[BaseTool], middleware: Sequence[Any]) -> Any:
-    """The LangGraph quickstart's ReAct loop (StateGraph + ToolNode), which has nowhere to
-    put the middleware list: its tool calls run, but no harness sees them."""
-    from langgraph.graph import END, START, MessagesState, StateGraph
-    from langgraph.prebuilt import ToolNode, tools_condition
-
-    bound = model.bind_tools(list(tools))
-
-    def call_model(state: MessagesState) -> dict[str, Any]:
-        return {"messages": [bound.invoke(state["messages"])]}
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("agent", call_model)
-    graph.add_node("tools", ToolNode(list(tools)))
-    graph.add_edge(START, "agent")
-    graph.add_conditional_edges("agent", tools_condition)
-    graph.add_edge("tools", "agent")
-    graph.add_edge("agent", END)
-    return graph.compile()
-
-
 # -- middleware with one kind of hook ---------------------------------------------------
 
 

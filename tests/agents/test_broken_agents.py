@@ -34,8 +34,6 @@ def _run(agent: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]
     ("loops", "failed: the agent exceeded its step budget of 40; nothing was run"),
     ("sleeps", "failed: the agent exceeded the record time limit of 10 s; nothing was run"),
     ("calls_no_tool", "failed: the agent called none of the tools it was given; nothing"),
-    ("hand_built", "failed: the agent called tools, but not through the middleware layerrag "
-                   "handed its factory"),
 ])
 def test_an_agent_that_cannot_run_is_refused_in_one_line(tmp_path: Path, agent: str,
                                                           says: str) -> None:

@@ -1,0 +1,183 @@
+"""The tools a tool-calling agent is handed carry layerrag's harness themselves.
+
+Each call of ``search_policies`` or ``fetch_document`` runs, inside the tool, what
+simulator/agents/harness.py describes (outermost first): the arm's policy gate, the
+contract step and the recording, the scenario's faults, then the endpoint. So the same
+records come from every way a graph can call a tool: ``create_agent``, a hand-built
+``StateGraph`` with a ``ToolNode``, the functional API's ``@task``, or a plain loop that
+calls ``tool.invoke({"query": ...})``. Nothing has to be installed in the graph; a graph
+built without the factory's ``middleware`` list is still faulted and recorded.
+
+Which record a call belongs to comes from :func:`running`, a context variable the runner
+sets around each record's invoke: asyncio tasks and LangGraph's executor threads copy it,
+so it reaches every tool call of that record and no other. The tools hold no per-record
+state; one set serves every record of a run concurrently.
+
+A policy that abstains or rejects ends the record (its non-answer is what is scored,
+whatever the agent does next). ``create_agent`` graphs stop at once through the middleware
+handed to the factory (:class:`~simulator.agents.harness.PolicyStopMiddleware`); a
+hand-built graph stops by routing with :func:`tools_condition` (LangGraph's, plus the stop)
+or by asking :func:`policy_stopped`; a tool called after the stop answers with an error and
+calls nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from langchain.agents.middleware import ToolCallRequest
+from langchain.tools import ToolRuntime
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from langgraph.types import Command
+
+from middleware.adapters.langchain_agent import FaultInjectionMiddleware
+from middleware.adapters.langchain_tools import ATTEMPT_STATE_KEY
+from simulator.agents.harness import (
+    POLICY_PREFIX,
+    PolicyGateMiddleware,
+    RecordingMiddleware,
+    ToolRunContext,
+    recorder_of,
+)
+from simulator.errors import UsageError
+
+_current: contextvars.ContextVar[ToolRunContext | None] = contextvars.ContextVar(
+    "layerrag_run", default=None)
+_GATE, _RECORDING, _FAULTS = PolicyGateMiddleware(), RecordingMiddleware(), \
+    FaultInjectionMiddleware()
+
+
+@contextlib.contextmanager
+def running(ctx: ToolRunContext) -> Iterator[None]:
+    """Every harnessed tool call made within (and in tasks and threads started within)
+    belongs to ``ctx``'s record."""
+    token = _current.set(ctx)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current_run() -> ToolRunContext | None:
+    """The run context of the record being run here, or None outside a layerrag run."""
+    return _current.get()
+
+
+def policy_stopped() -> str | None:
+    """Why a policy ended the current record (``abstain: reason``), or None: a hand-built
+    graph asks this before calling its model again (docs/agents.md)."""
+    ctx = _current.get()
+    return recorder_of(ctx).terminated if ctx is not None else None
+
+
+def tools_condition(state: Any, messages_key: str = "messages") -> str:
+    """LangGraph's ``tools_condition`` that also ends the graph once a policy ended the
+    record: a drop-in for ``add_conditional_edges("agent", tools_condition)``."""
+    from langgraph.graph import END
+    from langgraph.prebuilt import tools_condition as langgraph_tools_condition
+
+    if policy_stopped() is not None:
+        return END
+    return str(langgraph_tools_condition(state, messages_key))
+
+
+def harnessed_tools(tools: list[BaseTool]) -> list[BaseTool]:
+    """``tools`` (layerrag's endpoint tools, :func:`middleware.policy_tools`), each with the
+    harness inside it."""
+    return [_harnessed(tool) for tool in tools]
+
+
+def _harnessed(raw: BaseTool) -> BaseTool:
+    assert isinstance(raw, StructuredTool) and raw.func is not None and \
+        raw.coroutine is not None  # policy_tools' tools have both
+
+    def call(**args: Any) -> str:
+        ctx, stopped = _begin(raw.name)
+        if stopped is not None:
+            raise ToolException(stopped)
+        message = _GATE.wrap_tool_call(_request(ctx, raw, args), _through_recording_sync)
+        return _content(message)
+
+    async def acall(**args: Any) -> str:
+        ctx, stopped = _begin(raw.name)
+        if stopped is not None:
+            raise ToolException(stopped)
+        message = await _GATE.awrap_tool_call(_request(ctx, raw, args),
+                                              _through_recording_async)
+        return _content(message)
+
+    return StructuredTool.from_function(call, coroutine=acall, name=raw.name,
+                                        description=raw.description,
+                                        args_schema=raw.args_schema, handle_tool_error=True)
+
+
+def _begin(name: str) -> tuple[ToolRunContext, str | None]:
+    ctx = _current.get()
+    if ctx is None:
+        raise UsageError(f"layerrag's {name} tool was called outside a layerrag run: it "
+                         "runs under `layerrag run --agent` or simulator.testing.evaluate")
+    terminated = recorder_of(ctx).terminated
+    if terminated is None:
+        return ctx, None
+    return ctx, (f"{POLICY_PREFIX}: the run was ended ({terminated}); no tool answers now")
+
+
+def _request(ctx: ToolRunContext, raw: BaseTool, args: dict[str, Any]) -> ToolCallRequest:
+    """The tool call as LangChain's tool middleware sees one: the harness middleware
+    (simulator/agents/harness.py, middleware.FaultInjectionMiddleware) runs on it as is."""
+    attempt = recorder_of(ctx).tool_calls.count(raw.name)
+    state = {ATTEMPT_STATE_KEY: attempt}
+    call_id = f"layerrag-{raw.name}-{attempt}"
+    runtime = ToolRuntime(state=state, context=ctx, config={}, stream_writer=_ignore,
+                          tool_call_id=call_id, store=None)
+    return ToolCallRequest(tool_call={"name": raw.name, "args": dict(args), "id": call_id,
+                                      "type": "tool_call"},
+                           tool=raw, state=state, runtime=runtime)
+
+
+def _ignore(_: Any) -> None:
+    return None
+
+
+def _through_recording_sync(request: ToolCallRequest) -> ToolMessage | Command:
+    return _RECORDING.wrap_tool_call(
+        request, lambda r: _FAULTS.wrap_tool_call(r, _endpoint_sync))
+
+
+async def _through_recording_async(request: ToolCallRequest) -> ToolMessage | Command:
+    async def faulted(r: ToolCallRequest) -> ToolMessage | Command:
+        return await _FAULTS.awrap_tool_call(r, _endpoint_async)
+
+    return await _RECORDING.awrap_tool_call(request, faulted)
+
+
+def _endpoint_sync(request: ToolCallRequest) -> ToolMessage:
+    func: Callable[..., Any] = request.tool.func  # type: ignore[union-attr]
+    return _message(request, func(**request.tool_call["args"], runtime=request.runtime))
+
+
+async def _endpoint_async(request: ToolCallRequest) -> ToolMessage:
+    coroutine: Callable[..., Any] = request.tool.coroutine  # type: ignore[union-attr]
+    return _message(request, await coroutine(**request.tool_call["args"],
+                                             runtime=request.runtime))
+
+
+def _message(request: ToolCallRequest, content: Any) -> ToolMessage:
+    return ToolMessage(content=content, name=request.tool_call["name"],
+                       tool_call_id=request.tool_call["id"])
+
+
+def _content(message: ToolMessage | Command) -> str:
+    """What the agent gets: the content, or a ToolException for an error message (the
+    tool's ``handle_tool_error`` turns it into an error ToolMessage under a ToolNode, and
+    into the same text under a plain ``tool.invoke``)."""
+    if not isinstance(message, ToolMessage):
+        raise TypeError(f"the harness returned {type(message).__name__}, not a ToolMessage")
+    content = message.content if isinstance(message.content, str) else str(message.content)
+    if message.status == "error":
+        raise ToolException(content)
+    return content
