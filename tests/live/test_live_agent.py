@@ -70,7 +70,9 @@ def test_retried_calls_succeed_and_replay_sends_no_request(
 
 def test_a_provider_that_keeps_failing_gives_provider_error_records(
         tmp_path: Path, fake: FakeProvider, sleeps: list[float], canary_keys: dict) -> None:
-    fake.handler = lambda request: Status(500)
+    # a different reason per prompt: the same reason on every record would stop the run
+    # (simulator/live/streak.py; tests/live/test_tool_call_modes.py)
+    fake.handler = lambda request: Status(500, message=f"overloaded: {request.prompt[:60]}")
     summary = run_live_matrix(config(fake), tmp_path / "live",
                               options=options(tmp_path, cache=None), progress=False,
                               sleep=sleeps.append)

@@ -24,10 +24,13 @@ PREFLIGHT_ANSWER = {"answer": "30 days", "citations": ["preflight-1"], "abstain"
 
 
 def failing_records(request: Request) -> Answer | Status:
-    """A 500 on every record's request; the preflight alone is answered."""
+    """A 500 on every record's request; the preflight alone is answered.
+
+    The reason differs per prompt: one reason on every record is a refusing server, which
+    stops the run (simulator/live/streak.py), and these tests want the whole table."""
     if "preflight marker policy" in request.prompt:
         return Answer(PREFLIGHT_ANSWER)
-    return Status(500)
+    return Status(500, message=f"overloaded: {request.prompt[:60]}")
 
 
 def study(fake: FakeProvider, out: Path, *extra: str) -> int:

@@ -82,17 +82,21 @@ def test_a_resumed_run_reuses_the_recorded_method_without_probing(
     assert manifest(out)["structured_output"] == {"openai:m1": "json_object"}
 
 
-def test_forcing_json_schema_on_llama_cpp_ends_with_provider_errors_and_exit_4(
+def test_forcing_json_schema_on_llama_cpp_stops_as_a_refusing_server_with_exit_7(
         tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
-    """The issue's run: every prompted record failed and the run exited 0. Now it says so."""
+    """The issue's run: every prompted record failed and the run exited 0. Now the run stops
+    after five records refused alike, names the server's reason, and keeps what it wrote."""
     with FakeProvider(emulate="llama.cpp") as fake:
         code = run_cli(fake, tmp_path / "live", "--structured-output", "json_schema",
                        "--attempts", "1")
     live = records(tmp_path / "live")
     prompted = [r for r in live.values() if r.prompt_hash is not None]
-    assert code == 4 and prompted and all(r.provider_error for r in prompted)
+    assert code == 7 and prompted and all(r.provider_error for r in prompted)
     assert "structured_output" not in manifest(tmp_path / "live")  # nothing was verified
-    assert f"{len(prompted)} records are provider errors" in capsys.readouterr().err
+    stop = next(line for line in capsys.readouterr().err.splitlines()
+                if line.startswith("stopped:"))
+    assert "the same provider error ended 5 records in a row" in stop
+    assert "validation error for CreateChatCompletionRequest" in stop
 
 
 def recipe_command() -> list[str]:
