@@ -11,7 +11,7 @@ Outermost first, around the agent's ``search_policies`` and ``fetch_document`` t
 
 They are LangChain tool middleware, but they do not sit in the agent's graph: the tools
 handed to the factory run them inside each call (simulator/agents/tools.py), so every graph
-shape is faulted and recorded alike. Only :class:`PolicyStopMiddleware` is handed to the
+shape is faulted and recorded alike. Only ``tools.PolicyStopMiddleware`` is handed to the
 factory, to end a ``create_agent`` run early once a policy ended the record.
 
 Per-run state lives in the run's ``context`` (:class:`ToolRunContext`), never on the
@@ -41,7 +41,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain.agents.middleware import AgentMiddleware, ToolCallRequest, hook_config
+from langchain.agents.middleware import AgentMiddleware, ToolCallRequest
 from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
@@ -195,7 +195,7 @@ class PolicyGateMiddleware(AgentMiddleware):
 
     ``retry`` calls the tool again (the fault sees the next attempt), up to
     :data:`MAX_ATTEMPTS` searches; ``abstain`` and ``reject`` end the record, which gets a
-    structured non-answer with the policy's reason (:class:`PolicyStopMiddleware` ends a
+    structured non-answer with the policy's reason (``tools.PolicyStopMiddleware`` ends a
     ``create_agent`` run before the model is called again); ``allow`` with evidence shows
     the agent the policy's evidence instead of the raw hits (corrected metadata, a dropped
     stale hit).
@@ -261,27 +261,6 @@ class PolicyGateMiddleware(AgentMiddleware):
             recorder.evidence = tuple(override)
         return message.model_copy(update={
             "content": _with_evidence(recorder.observations[-1], recorder.evidence, told)})
-
-
-class PolicyStopMiddleware(AgentMiddleware):
-    """End a ``create_agent`` run before its next model call once a policy ended the
-    record: the one piece of the harness that lives in the graph (the rest is inside the
-    tools, simulator/agents/tools.py). Without it the record is scored the same (the
-    policy's non-answer); the model is only called for nothing."""
-
-    @hook_config(can_jump_to=["end"])
-    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        from simulator.agents.tools import current_run
-
-        ctx = getattr(runtime, "context", None)
-        ctx = ctx if isinstance(ctx, ToolRunContext) else current_run()
-        if ctx is not None and recorder_of(ctx).terminated is not None:
-            return {"jump_to": "end"}
-        return None
-
-    @hook_config(can_jump_to=["end"])
-    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return self.before_model(state, runtime)
 
 
 def _with_evidence(seen: Observation, evidence: tuple[Evidence, ...],

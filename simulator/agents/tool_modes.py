@@ -18,17 +18,18 @@ Before the first record, :func:`fix_tool_call_mode` sends the agent's real tools
 mode in :data:`DETECT_ORDER` (or only the one ``--tool-choice`` names) and keeps the first
 that comes back as a well-formed call of an offered tool; the mode is recorded in the run's
 manifest, reused when the run resumes, shown in the summary line, and part of every agent
-call's cache key (simulator/agents/live.py). If none works the run stops in one line naming
-what the server said to each, exit 2, nothing written; a server that refuses every mode
-with an error is left to the run (its records become provider errors carrying the server's
-reason) and probed again on the next run. A JSON-in-text protocol for servers
-with no tool calling at all is not built: such a server is refused by the preflight.
+call's cache key; the disciplined model applies it (simulator/agents/live.py). If none
+works the run stops in one line naming what the server said to each, exit 2, nothing
+written; a server that refuses every mode with an error is left to the run (its records
+become provider errors carrying the server's reason) and probed again on the next run.
+A JSON-in-text protocol for servers with no tool calling at all is not built: such a server
+is refused by the preflight.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -61,31 +62,68 @@ def tool_choice(mode: str, messages: Sequence[BaseMessage]) -> str:
     return "required"
 
 
-class _BoundWithChoice:
-    """A chat model whose ``bind_tools`` sends ``choice`` whatever ``tool_choice`` the agent
-    asked for (``create_agent`` forces ``"any"`` with a ToolStrategy); everything else is
-    the model's."""
-
-    def __init__(self, model: Any, choice: str) -> None:
-        self._model, self._choice = model, choice
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self._model.bind_tools(tools, **{**kwargs, "tool_choice": self._choice})
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._model, name)
+FORCED = ("required", "any")
+"""``tool_choice`` values that force some tool call (OpenAI's and LangChain's spelling)."""
 
 
-def with_mode(request: Any, mode: str) -> Any:
-    """``request`` (a LangChain ``ModelRequest``) as ``mode`` asks for it."""
-    if mode == "required":
-        return request
-    update: dict[str, Any] = {"model": _BoundWithChoice(request.model,
-                                                        tool_choice(mode, request.messages))}
-    if mode == "auto":
-        system = request.system_message.content if request.system_message is not None else ""
-        update["system_message"] = SystemMessage(f"{system}\n\n{AUTO_INSTRUCTION}".strip())
-    return request.override(**update)
+def forced(choice: Any) -> bool:
+    """Whether ``choice`` forces a call of any tool (``"required"``, ``"any"``,
+    Anthropic's ``{"type": "any"}``); a named tool and ``"auto"`` do not."""
+    if isinstance(choice, dict):
+        return choice.get("type") == "any"
+    return choice in FORCED
+
+
+def offered_names(tools: Sequence[Any]) -> list[str]:
+    """The names of the tools a call offers, in the provider's format (OpenAI's
+    ``{"function": {"name"}}``, Anthropic's ``{"name"}``)."""
+    names = []
+    for tool in tools:
+        if isinstance(tool, dict):
+            name = (tool.get("function") or {}).get("name") or tool.get("name")
+        else:
+            name = getattr(tool, "name", None)
+        if name:
+            names.append(str(name))
+    return names
+
+
+def with_mode(messages: list[BaseMessage], kwargs: dict[str, Any], mode: str,
+              rebind: Callable[[list[Any], str], Any]) -> tuple[list[BaseMessage],
+                                                               dict[str, Any]]:
+    """A model call's messages and keyword arguments as ``mode`` asks for them.
+
+    Only a call that forces a tool call changes (the server refused the forcing, which is
+    what the mode is for); a call with ``"auto"``, a named tool or no tools is sent as it
+    is. ``named`` names the search tool until a search result came back, then the answer
+    tool, when they are offered (else the only tool offered, else it falls back to
+    ``auto``). ``auto`` adds one sentence asking for a tool call to the system message.
+    ``rebind(tools, choice)`` writes ``choice`` in the provider's own format.
+    """
+    if mode == "required" or not forced(kwargs.get("tool_choice")):
+        return messages, kwargs
+    names = offered_names(kwargs.get("tools") or [])
+    choice = tool_choice(mode, messages)
+    if mode == "named" and choice not in names:
+        choice = names[0] if len(names) == 1 else "auto"
+    kwargs = {**kwargs, "tool_choice": rebind(list(kwargs.get("tools") or []), choice)}
+    if choice == "auto":
+        messages = _asking_for_a_tool_call(messages, names)
+    return messages, kwargs
+
+
+def _asking_for_a_tool_call(messages: list[BaseMessage],
+                            names: list[str]) -> list[BaseMessage]:
+    """``messages`` with a sentence asking for a tool call at the end of the system message
+    (one is put first if there is none)."""
+    ours = {SEARCH_TOOL, ANSWER_TOOL} <= set(names)
+    sentence = AUTO_INSTRUCTION if ours else (
+        f"Reply to this turn with a tool call ({', '.join(names)}). "
+        "Never answer in plain text.")
+    first = messages[0] if messages else None
+    if isinstance(first, SystemMessage) and isinstance(first.content, str):
+        return [SystemMessage(f"{first.content}\n\n{sentence}".strip()), *messages[1:]]
+    return [SystemMessage(sentence), *messages]
 
 
 async def fix_tool_call_mode(reader: Any, tools: Sequence[Any], services: Any) -> str:

@@ -15,7 +15,7 @@ state; one set serves every record of a run concurrently.
 
 A policy that abstains or rejects ends the record (its non-answer is what is scored,
 whatever the agent does next). ``create_agent`` graphs stop at once through the middleware
-handed to the factory (:class:`~simulator.agents.harness.PolicyStopMiddleware`); a
+handed to the factory (:class:`PolicyStopMiddleware`); a
 hand-built graph stops by routing with :func:`tools_condition` (LangGraph's, plus the stop)
 or by asking :func:`policy_stopped`; a tool called after the stop answers with an error and
 calls nothing.
@@ -28,7 +28,7 @@ import contextvars
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from langchain.agents.middleware import ToolCallRequest
+from langchain.agents.middleware import AgentMiddleware, ToolCallRequest, hook_config
 from langchain.tools import ToolRuntime
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
@@ -85,6 +85,25 @@ def tools_condition(state: Any, messages_key: str = "messages") -> str:
     return str(langgraph_tools_condition(state, messages_key))
 
 
+class PolicyStopMiddleware(AgentMiddleware):
+    """End a ``create_agent`` run before its next model call once a policy ended the
+    record: the one piece of the harness that lives in the graph (the rest is inside the
+    tools, above). Without it the record is scored the same (the
+    policy's non-answer); the model is only called for nothing."""
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        ctx = getattr(runtime, "context", None)
+        ctx = ctx if isinstance(ctx, ToolRunContext) else current_run()
+        if ctx is not None and recorder_of(ctx).terminated is not None:
+            return {"jump_to": "end"}
+        return None
+
+    @hook_config(can_jump_to=["end"])
+    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self.before_model(state, runtime)
+
+
 def harnessed_tools(tools: list[BaseTool]) -> list[BaseTool]:
     """``tools`` (layerrag's endpoint tools, :func:`middleware.policy_tools`), each with the
     harness inside it."""
@@ -132,8 +151,8 @@ def _request(ctx: ToolRunContext, raw: BaseTool, args: dict[str, Any]) -> ToolCa
     attempt = recorder_of(ctx).tool_calls.count(raw.name)
     state = {ATTEMPT_STATE_KEY: attempt}
     call_id = f"layerrag-{raw.name}-{attempt}"
-    runtime = ToolRuntime(state=state, context=ctx, config={}, stream_writer=_ignore,
-                          tool_call_id=call_id, store=None)
+    runtime: Any = ToolRuntime(state=state, context=ctx, config={}, stream_writer=_ignore,
+                               tool_call_id=call_id, store=None)
     return ToolCallRequest(tool_call={"name": raw.name, "args": dict(args), "id": call_id,
                                       "type": "tool_call"},
                            tool=raw, state=state, runtime=runtime)

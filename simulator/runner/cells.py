@@ -139,15 +139,15 @@ class MatrixRunner:
                 graphs[model] = built_graph(self.agent, DeterministicToolCallingModel(),
                                             tools, harness)
                 continue
-            from simulator.agents.live import LiveCallMiddleware
+            from simulator.agents.live import disciplined
             from simulator.readers.chat import ChatReader
 
             assert isinstance(reader, ChatReader)  # every live reader is a chat reader
 
-            live = LiveCallMiddleware(model, base_url=self.config.base_url,
-                                      generation=reader.settings.model_dump(),
-                                      services=reader.services)
-            graphs[model] = built_graph(self.agent, reader.chat_model, tools, [live, *harness])
+            chat = disciplined(reader.chat_model, model=model, base_url=self.config.base_url,
+                               generation=reader.settings.model_dump(),
+                               services=reader.services)
+            graphs[model] = built_graph(self.agent, chat, tools, harness)
         return graphs
 
     @property
@@ -165,8 +165,7 @@ class MatrixRunner:
         the one middleware a ``create_agent`` graph installs to stop once a policy ended
         the record."""
         from middleware import policy_tools
-        from simulator.agents.harness import PolicyStopMiddleware
-        from simulator.agents.tools import harnessed_tools
+        from simulator.agents.tools import PolicyStopMiddleware, harnessed_tools
 
         return harnessed_tools(list(policy_tools(self.env))), [PolicyStopMiddleware()]
 
