@@ -9,10 +9,11 @@ it returns once per record, with ``{"messages": [the task]}`` and ``context=`` t
 run context. It passes:
 
 - ``model``: the chat model of ``--model`` (offline: a deterministic tool-calling model);
-- ``tools``: ``search_policies`` and ``fetch_document`` over the scenario's environment;
-- ``middleware``: what layerrag needs installed, outermost first: the arm's policies, the
-  recorder (which applies the contract mode and records what the agent saw, for the scorer)
-  and the fault injector. Keep them, in this order; add your own around them.
+- ``tools``: ``search_policies`` and ``fetch_document`` over the scenario's environment,
+  each carrying layerrag's harness inside it (the scenario's faults, the contract mode,
+  the recording the scorer reads, the arm's policies), whatever graph calls them;
+- ``middleware``: one middleware that ends a ``create_agent`` run once a policy ended the
+  record (docs/agents.md); install it with yours.
 
 This agent is not ``create_agent`` with defaults: it has its own system prompt, rewrites
 every search query into keywords before it reaches the search tool, and answers through
@@ -68,5 +69,5 @@ def build_agent(model: Any, tools: Sequence[Any], middleware: Sequence[Any]) -> 
     """A create_agent agent with its own prompt and a query-rewriting step."""
     return create_agent(
         model, tools=list(tools), system_prompt=SYSTEM_PROMPT,
-        middleware=[*middleware, RewriteSearchQuery()],   # layerrag's first: they wrap ours
+        middleware=[*middleware, RewriteSearchQuery()],
         context_schema=ToolRunContext, response_format=ToolStrategy(FinalAnswer))
