@@ -23,7 +23,7 @@ SYSTEM_PROMPT = (
 
 PROMPT_VERSION = "react-prompt-1"
 
-_FORMAT_LINE = re.compile(r"^Answer format: (?P<format>[a-z][a-z0-9_]*(?: \(.*\))?)$",
+_FORMAT_LINE = re.compile(r"^Answer format: (?P<format>[a-z][a-z0-9_]*(?: \(.*\))?)[ \t]*$",
                           re.MULTILINE)
 """A format's name, or its descriptor with a choice's options or a declared pattern."""
 

@@ -35,7 +35,12 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langgraph.types import Command
 
 from middleware.adapters.langchain_agent import FaultInjectionMiddleware
-from middleware.adapters.langchain_tools import ATTEMPT_STATE_KEY
+from middleware.adapters.langchain_tools import (
+    ATTEMPT_STATE_KEY,
+    PolicyTool,
+    environment_of,
+    session_of,
+)
 from simulator.agents.harness import (
     POLICY_PREFIX,
     PolicyGateMiddleware,
@@ -129,9 +134,12 @@ def _harnessed(raw: BaseTool) -> BaseTool:
                                               _through_recording_async)
         return _content(message)
 
-    return StructuredTool.from_function(call, coroutine=acall, name=raw.name,
-                                        description=raw.description,
-                                        args_schema=raw.args_schema, handle_tool_error=True)
+    # A PolicyTool, so that it still says which environment it searches (corpus_documents,
+    # FaultyRetriever); without the conditions flag: it applies its faults itself.
+    return PolicyTool.from_function(call, coroutine=acall, name=raw.name,
+                                    description=raw.description, args_schema=raw.args_schema,
+                                    handle_tool_error=True, environment=environment_of(raw),
+                                    session=session_of(raw))
 
 
 def _begin(name: str) -> tuple[ToolRunContext, str | None]:

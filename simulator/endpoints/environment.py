@@ -25,6 +25,7 @@ The environment exposes small, named primitives and makes no fault's choices. A 
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -93,6 +94,16 @@ class PolicyEnvironment:
                     top_k: int = DEFAULT_TOP_K, shards: int = sharding.DEFAULT_SHARDS
                     ) -> PolicyEnvironment:
         return cls(corpus, retriever=retriever, top_k=top_k, shards=shards)
+
+    def with_retriever(self, retriever: Retriever, name: str) -> PolicyEnvironment:
+        """This environment with ``retriever`` ranking instead (a user's own retriever:
+        simulator/agents/retriever.py): the same corpus, registry, index snapshots and
+        session cache, so every fault acts on what ``retriever`` returns; rankings are its
+        own."""
+        sibling = copy.copy(self)
+        sibling.retriever, sibling.retriever_name = retriever, name
+        sibling._rankings = {}
+        return sibling
 
     # -- endpoints ---------------------------------------------------------------------
 

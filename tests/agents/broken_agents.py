@@ -59,7 +59,7 @@ def loops(model: Any, tools: Sequence[BaseTool], middleware: Sequence[Any]) -> A
     from simulator.agents.tool_model import DeterministicToolCallingModel
 
     class Looping(DeterministicToolCallingModel):
-        def _next(self, messages: list[Any], tools: set[Any]) -> AIMessage:
+        def _next(self, messages: list[Any], tools: Any, tool_choice: Any = None) -> AIMessage:
             return self._call(messages, "fetch_document", {"doc_id": f"d{len(messages)}"})
 
     return _agent(Looping(), tools, middleware)

@@ -79,12 +79,12 @@ def _searching_then(final: Any, *, from_record: int = 0) -> Any:
     runs = {"n": 0}
 
     class Then(DeterministicToolCallingModel):
-        def _next(self, messages: list[Any], tools: set[Any]) -> AIMessage:
+        def _next(self, messages: list[Any], tools: Any, tool_choice: Any = None) -> AIMessage:
             if not any(m.type == "tool" for m in messages):
                 runs["n"] += 1
                 return self._call(messages, "search_policies", {"query": "policy"})
             if runs["n"] <= from_record:
-                return super()._next(messages, tools)
+                return super()._next(messages, tools, tool_choice)
             return final(messages)
 
     def factory(model: Any, tools: Any, middleware: Any) -> Any:
@@ -104,7 +104,7 @@ def _looping(model: Any, tools: Any, middleware: Any) -> Any:
     from simulator.agents.tool_model import DeterministicToolCallingModel
 
     class Looping(DeterministicToolCallingModel):
-        def _next(self, messages: list[Any], tools: set[Any]) -> AIMessage:
+        def _next(self, messages: list[Any], tools: Any, tool_choice: Any = None) -> AIMessage:
             return self._call(messages, "fetch_document", {"doc_id": f"d{len(messages)}"})
 
     return create_agent(Looping(), tools=list(tools), middleware=list(middleware))

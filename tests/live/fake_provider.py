@@ -163,7 +163,9 @@ def agent_turn(request: Request) -> AIMessage:
         elif m["role"] == "tool":
             messages.append(ToolMessage(m["content"], tool_call_id=m["tool_call_id"],
                                         name=names.get(m["tool_call_id"])))
-    return DeterministicToolCallingModel()._next(messages, request.tool_names)
+    bound = {t["function"]["name"]: t["function"] for t in request.body.get("tools") or []}
+    return DeterministicToolCallingModel()._next(messages, bound,
+                                                 request.body.get("tool_choice"))
 
 
 _DOC = re.compile(r"<document (?P<attrs>[^>]*)>\n(?P<text>.*?)\n</document>", re.DOTALL)
