@@ -8,7 +8,9 @@ It behaves like a cautious tool-using model, as a pure function of the messages 
 3. it answers with the deterministic extractor over the hits it got, citing the document it
    read the value from, or abstains saying why (access denied to any hit, nothing usable,
    no such value),
-   by calling the structured-answer tool (:data:`simulator.agents.answer.ANSWER_TOOL`).
+   by calling the structured-answer tool (:data:`simulator.agents.answer.ANSWER_TOOL`), or,
+   when the agent binds no such tool, in one sentence of prose with ``[doc_id]`` citations
+   (:func:`prose_of`), as a model behind a graph without a structured answer would.
 
 It never fetches documents: the extractor reads prose, and a registry record has none. What
 it trusts (the hit order and the status/year metadata) is what the deterministic reader
@@ -30,6 +32,7 @@ from simulator.agent.observation import SEARCH_TOOL, evidence_of
 from simulator.agents.answer import ANSWER_TOOL
 from simulator.agents.harness import POLICY_PREFIX
 from simulator.agents.prompt import parse_task_message
+from simulator.answers.prose import prose_abstention, prose_answer
 from simulator.endpoints.payload import SearchPayload
 from simulator.readers.base import ReaderInput
 from simulator.readers.deterministic import DeterministicReader
@@ -84,7 +87,7 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
         submission = _submission(question, answer_format, payload, searches)
         if self.answer_tool in tools:
             return self._call(messages, self.answer_tool, submission)
-        return AIMessage(content=json.dumps(submission))
+        return AIMessage(content=prose_of(submission))
 
     def _call(self, messages: list[BaseMessage], name: str, args: dict[str, Any]) -> AIMessage:
         digest = hashlib.sha256(
@@ -132,6 +135,14 @@ def _submission(question: str, answer_format: str | None, payload: SearchPayload
         return {**_abstain(answer.reason or "no answer"), "conflict": conflict}
     return {"answer": answer.answer, "citations": list(answer.citations), "abstain": False,
             "reason": None, "conflict": conflict}
+
+
+def prose_of(submission: dict[str, Any]) -> str:
+    """The submission as the final sentence of an agent with no structured answer: the value
+    and its citations, or an abstention that simulator/answers/prose.py recognises."""
+    if submission["abstain"]:
+        return prose_abstention(submission["reason"] or "no answer")
+    return prose_answer(submission["answer"], submission["citations"])
 
 
 def _abstain(reason: str) -> dict[str, Any]:
