@@ -7,7 +7,8 @@ answer. An agent that raises, loops past its step budget, outlives the record's 
 calls none of its tools or is stopped by a limit is still a record, and never stops the
 run: an *agent error* (simulator.scoring.verdict), with its one-line reason in
 ``terminated`` and in the answer's ``reason``. One that submits nothing readable is a
-reader error, as for chat readers.
+reader error, as for chat readers. One that ends in prose rather than a ``FinalAnswer`` is
+read by the task's answer format (simulator/answers/prose.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from simulator.agent.state import Episode
 from simulator.agents.answer import ANSWER_TOOL, FinalAnswer, to_agent_answer
 from simulator.agents.harness import ToolRunContext, recorder_of
 from simulator.agents.prompt import PROMPT_VERSION, task_message
+from simulator.answers.prose import read_prose
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
 from simulator.endpoints.environment import TOOL_NAMES
@@ -38,8 +40,6 @@ from simulator.readers.base import ReaderResult
 RECURSION_LIMIT = 40
 """LangGraph steps per record (a model call and a tool call are a step each): ample for
 the eight searches the harness allows, a hard stop for an agent that loops."""
-
-_CITATION = re.compile(r"\[([A-Za-z0-9._:-]+)\]")
 
 
 def agent_input(task: Task, instructions: str = "") -> dict[str, Any]:
@@ -138,7 +138,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
     elif error is not None:
         answer = unknown_answer(error)
     else:
-        answer, unparseable = final_answer(final or {}, messages)
+        answer, unparseable = final_answer(final or {}, messages, ctx.task)
     observations = recorder.observations
     return Episode(
         question=ctx.task.question, answer_format=ctx.task.answer_format, next="done",
@@ -190,15 +190,17 @@ def limit_stop(messages: list[BaseMessage]) -> str | None:
     return f"the agent was stopped by a limit: {text.splitlines()[0][:160]}"
 
 
-def final_answer(final: dict[str, Any], messages: list[BaseMessage]
+def final_answer(final: dict[str, Any], messages: list[BaseMessage], task: Task
                  ) -> tuple[AgentAnswer, bool]:
     """The structured response, else the last AI message's ``FinalAnswer`` tool call, or
-    its text read as a ``FinalAnswer`` (JSON) or as prose with ``[doc_id]`` citations; and
-    whether the output was unparseable.
+    its text read as a ``FinalAnswer`` (JSON) or as prose by ``task``'s answer format
+    (:func:`simulator.answers.prose.read_prose`); and whether the output was unparseable.
 
-    A structured response that is not a ``FinalAnswer`` (off-schema), or a last message with
-    neither text nor an answer, is neither an answer nor an abstention: a reader error, as
-    it is for chat readers, so it never counts as a safe non-answer.
+    ``FinalAnswer`` is the exact path and wins whenever it is there. A structured response
+    that is not a ``FinalAnswer`` (off-schema), a last message with neither text nor an
+    answer, or prose with no value of the task's format and no abstention, is neither an
+    answer nor an abstention: a reader error, as it is for chat readers, so it never counts
+    as a safe non-answer.
     """
     structured = final.get("structured_response")
     if isinstance(structured, FinalAnswer):
@@ -222,11 +224,7 @@ def final_answer(final: dict[str, Any], messages: list[BaseMessage]
     try:
         return to_agent_answer(FinalAnswer.model_validate_json(text)), False
     except ValidationError:
-        citations = tuple(dict.fromkeys(_CITATION.findall(text)))
-        prose = _CITATION.sub("", text).strip(" .")
-        if not prose:
-            return unknown_answer("the agent's final message holds no answer"), True
-        return AgentAnswer(answer=prose, citations=citations), False
+        return read_prose(text, task.question, task.answer_format)
 
 
 def _model_result(answer: AgentAnswer, messages: list[BaseMessage],

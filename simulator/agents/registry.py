@@ -7,8 +7,8 @@ scenario's faults), and returns a compiled LangGraph graph that accepts
 ``{"messages": [...]}`` with ``context=`` the run's :class:`~simulator.agents.harness.
 ToolRunContext`. If the graph was built with ``response_format=FinalAnswer`` its final
 state's ``structured_response`` is the answer; otherwise the last AI message's text is
-parsed as one (docs/agents.md). ``pipeline`` is the paper's fixed graph and is not built
-this way.
+read as one (JSON) or as prose by the task's answer format (simulator/answers/prose.py,
+docs/agents.md). ``pipeline`` is the paper's fixed graph and is not built this way.
 """
 
 from __future__ import annotations

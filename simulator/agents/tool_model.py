@@ -10,7 +10,9 @@ is given (so it is safe under concurrency and needs no provider or key):
    tool message, or pasted into a prompt: simulator/agents/evidence_text.py), citing the
    document it read the value from, or abstains saying why (access denied to any hit,
    nothing usable, no such value): by calling the structured-answer tool
-   (:data:`simulator.agents.answer.ANSWER_TOOL`) when it has it, else in a message;
+   (:data:`simulator.agents.answer.ANSWER_TOOL`) when it has it, else in one sentence of
+   prose with ``[doc_id]`` citations (:func:`prose_of`), as a model behind a graph without
+   a structured answer would;
 4. a ``with_structured_output`` request is filled by a documented rule (:func:`_fill`: a
    yes/no relevance grade, or an answer-shaped schema), a request to rewrite the question
    gets the question back, and any other schema is an agent error that says "run with
@@ -39,6 +41,7 @@ from simulator.agents.answer import ANSWER_TOOL
 from simulator.agents.evidence_text import Reading, latest_result, read_result
 from simulator.agents.harness import POLICY_PREFIX
 from simulator.agents.prompt import parse_task_message
+from simulator.answers.prose import prose_abstention, prose_answer
 from simulator.endpoints.environment import TOOL_NAMES
 from simulator.readers.base import ReaderInput
 from simulator.readers.deterministic import DeterministicReader
@@ -104,7 +107,7 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
             return self._call(messages, asked, _fill(asked, bound[asked], submission))
         if self.answer_tool in bound:
             return self._call(messages, self.answer_tool, submission)
-        return AIMessage(content=json.dumps(submission))
+        return AIMessage(content=prose_of(submission))
 
     def _call(self, messages: list[BaseMessage], name: str, args: dict[str, Any]) -> AIMessage:
         digest = hashlib.sha256(
@@ -253,6 +256,14 @@ def _submission(question: str, answer_format: str | None, reading: Reading | Non
         return {**_abstain(answer.reason or "no answer"), "conflict": conflict}
     return {"answer": answer.answer, "citations": list(answer.citations), "abstain": False,
             "reason": None, "conflict": conflict}
+
+
+def prose_of(submission: dict[str, Any]) -> str:
+    """The submission as the final sentence of an agent with no structured answer: the value
+    and its citations, or an abstention that simulator/answers/prose.py recognises."""
+    if submission["abstain"]:
+        return prose_abstention(submission["reason"] or "no answer")
+    return prose_answer(submission["answer"], submission["citations"])
 
 
 def _abstain(reason: str) -> dict[str, Any]:

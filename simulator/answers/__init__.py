@@ -5,5 +5,6 @@ Extraction and scoring normalise one value the same way, so they live together, 
 corpus (whose validator checks that each unit's answer has its declared format), the
 readers and the scorer, which all import them from here. ``formats`` declares the formats and
 the descriptor a task states; ``numbers`` and ``roles`` recognise spelled numbers and role
-phrases; ``extract`` reads a value; ``normalize`` compares two; ``schema`` is the answer.
+phrases; ``extract`` reads a value; ``normalize`` compares two; ``schema`` is the answer;
+``prose`` reads an answer an agent wrote as a sentence, with the same extractor.
 """
