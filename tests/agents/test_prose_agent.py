@@ -80,7 +80,7 @@ def _ends_with(text: str) -> Any:
     from simulator.agents.tool_model import DeterministicToolCallingModel
 
     class Says(DeterministicToolCallingModel):
-        def _next(self, messages: list[Any], tools: set[Any]) -> AIMessage:
+        def _next(self, messages: list[Any], tools: Any, tool_choice: Any = None) -> AIMessage:
             if not any(m.type == "tool" for m in messages):
                 return self._call(messages, "search_policies", {"query": "return window"})
             return AIMessage(text)
