@@ -20,7 +20,8 @@ _HOME = {
     "disciplined": "live", "DisciplinedChatModel": "live",
     "AgentFactory": "registry", "AgentSpec": "registry", "agents": "registry",
     "resolve_agent": "registry",
-    "DeterministicToolCallingModel": "tool_model",
+    "DeterministicToolCallingModel": "tool_model", "DriverCannotAnswer": "tool_model",
+    "FaultyRetriever": "retriever", "corpus_documents": "retriever",
     "build_react_agent": "react",
 }
 

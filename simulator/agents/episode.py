@@ -27,6 +27,7 @@ from simulator.agent.state import Episode
 from simulator.agents.answer import ANSWER_TOOL, FinalAnswer, to_agent_answer
 from simulator.agents.harness import ToolRunContext, recorder_of
 from simulator.agents.prompt import PROMPT_VERSION, task_message
+from simulator.agents.tool_model import DriverCannotAnswer
 from simulator.answers.prose import read_prose
 from simulator.answers.schema import AgentAnswer, unknown_answer
 from simulator.corpus.model import Task
@@ -100,6 +101,8 @@ def _failed(ctx: ToolRunContext, exc: Exception) -> Episode:
         return episode_of(ctx, None, str(exc), provider_error=True)
     if isinstance(exc, GraphRecursionError):
         return agent_failed(ctx, f"the agent exceeded its step budget of {RECURSION_LIMIT}")
+    if isinstance(exc, DriverCannotAnswer):
+        return agent_failed(ctx, str(exc))
     return agent_failed(ctx, f"the agent raised {described(exc)}")
 
 
