@@ -29,6 +29,11 @@ ToolResult = dict[str, Any] | None
 
 
 
+class FaultCannotAct(UsageError):
+    """A fault met a tool output it cannot act on (schema_drift on text): refused in one
+    line, never passed through as if the fault had acted. The adapter adds the tool's name."""
+
+
 class ToolCall(BaseModel):
     """One call of a tool endpoint: its name, its arguments, and the endpoint's state."""
 

@@ -8,12 +8,14 @@ without a plan passes through untouched. The instance keeps no per-run state (on
 of built chains per scenario name), so one instance serves concurrent runs.
 
 Faults that change the endpoint's state (stale index, outage, revoked access, session cache)
-need a tool that honours :class:`EndpointConditions`, such as :func:`policy_tools`; with any
-other tool they raise a UsageError rather than silently injecting nothing. The tools of
-:func:`policy_tools` also carry their PolicyEnvironment, which the middleware hands to the
-faults that choose from its state (wrong_session, partial_timeout) as
-``FaultContext.environment``. Payload faults (schema drift, missing output) work on any tool
-that returns JSON.
+need a tool that honours :class:`EndpointConditions`, such as :func:`policy_tools`, and the
+faults that choose from the environment's state (wrong_session, partial_timeout, ...) need a
+tool that carries its PolicyEnvironment (:func:`policy_tools`' do, and the middleware hands
+it to them as ``FaultContext.environment``). A tool of your own mapped to a role that cannot
+honour the run's scenario is refused before the first model call, in one line naming the
+fault and the tool (:func:`refusal`), rather than silently injecting nothing. Payload faults
+(schema drift, missing output) work on any tool that returns JSON; a payload fault that
+cannot act on a tool's output (text, not JSON) is refused naming both.
 """
 
 from __future__ import annotations
@@ -23,21 +25,28 @@ import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from langchain.agents.middleware import AgentMiddleware, ToolCallRequest
+from langchain.agents.middleware import (
+    AgentMiddleware,
+    ModelRequest,
+    ModelResponse,
+    ToolCallRequest,
+)
 from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool
 from langgraph.types import Command
 
 from middleware.adapters.langchain_tools import (
     ATTEMPT_STATE_KEY,
     CONDITIONS_STATE_KEY,
     HONOURS_CONDITIONS,
+    PolicyTool,
     environment_of,
     session_of,
 )
-from middleware.adapters.plan import FaultPlan, plan_from_context
+from middleware.adapters.plan import plan_from_context
 from middleware.chain import ToolChain, build_tool_chain
 from middleware.scenarios import Scenario
-from middleware.types import Fault, FaultContext, ToolCall, ToolResult
+from middleware.types import Fault, FaultCannotAct, FaultContext, ToolCall, ToolResult
 from simulator.errors import UsageError
 
 _Applied = list[tuple[Fault, ToolCall]]
@@ -80,6 +89,31 @@ class FaultInjectionMiddleware(AgentMiddleware):
         chain, faulted, applied, ctx = begun
         return _finish(chain, applied, ctx, await handler(faulted))
 
+    def wrap_model_call(self, request: ModelRequest,
+                        handler: Callable[[ModelRequest], ModelResponse]) -> ModelResponse:
+        self._check_tools(request)
+        return handler(request)
+
+    async def awrap_model_call(self, request: ModelRequest,
+                               handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
+                               ) -> ModelResponse:
+        self._check_tools(request)
+        return await handler(request)
+
+    def _check_tools(self, request: ModelRequest) -> None:
+        """Refuse, before the model is called, a scenario that a bound tool of a mapped role
+        cannot honour (the first model call comes before any tool call)."""
+        plan = plan_from_context(getattr(request.runtime, "context", None))
+        if plan is None:
+            return
+        chain = self.chain(plan.scenario)
+        for tool in request.tools:
+            role = self._roles.get(tool.name) if isinstance(tool, BaseTool) else None
+            if isinstance(tool, BaseTool) and role is not None:
+                why = refusal(chain, tool, role)
+                if why is not None:
+                    raise UsageError(why)
+
     def chain(self, scenario: str | Scenario) -> ToolChain:
         """The built chain of ``scenario`` (cached: building validates, then it is reused)."""
         key = scenario if isinstance(scenario, str) else scenario.model_dump_json()
@@ -97,8 +131,10 @@ class FaultInjectionMiddleware(AgentMiddleware):
             return None
         chain = self.chain(plan.scenario)
         call = ToolCall(name=role, args=dict(tool_call["args"]))
-        if any(f.needs_endpoint and f.applies_to(call) for f in chain.faults):
-            _require_conditions(request, plan)
+        if request.tool is not None:
+            why = refusal(chain, request.tool, role)
+            if why is not None:
+                raise UsageError(why)
         ctx = plan.fault_context(_calls_before(request.state, tool_call["name"]),
                                  environment=environment_of(request.tool),
                                  caller=session_of(request.tool))
@@ -115,7 +151,10 @@ def _finish(chain: ToolChain, applied: _Applied, ctx: FaultContext,
             message: ToolMessage | Command) -> ToolMessage | Command:
     if not isinstance(message, ToolMessage):
         return message
-    result = chain.finish(applied, parse_content(message.content), ctx)
+    try:
+        result = chain.finish(applied, parse_content(message.content), ctx)
+    except FaultCannotAct as exc:
+        raise UsageError(f"tool {message.name!r}: {exc}") from None
     return message.model_copy(update={"content": _render(result)})
 
 
@@ -128,15 +167,30 @@ def _calls_before(state: Any, tool_name: str) -> int:
     return sum(1 for m in messages if isinstance(m, ToolMessage) and m.name == tool_name)
 
 
-def _require_conditions(request: ToolCallRequest, plan: FaultPlan) -> None:
-    tool = request.tool
-    if tool is not None and (tool.metadata or {}).get(HONOURS_CONDITIONS):
-        return
-    name = tool.name if tool is not None else request.tool_call["name"]
-    scenario = plan.scenario if isinstance(plan.scenario, str) else plan.scenario.name
-    raise UsageError(f"scenario {scenario!r} changes the endpoint's state, which tool "
-                     f"{name!r} cannot honour; use middleware.policy_tools(env) or a tool "
-                     f"with metadata {{{HONOURS_CONDITIONS!r}: True}}")
+def refusal(chain: ToolChain, tool: BaseTool, role: str) -> str | None:
+    """Why ``chain``'s faults cannot act on ``tool`` playing ``role``, in one line, or None.
+
+    A fault that changes the endpoint's state needs a tool that reads EndpointConditions
+    (metadata flag :data:`HONOURS_CONDITIONS`, as :func:`policy_tools` sets); one that
+    chooses from the environment's state needs a tool that carries its PolicyEnvironment."""
+    call = ToolCall(name=role, args={})
+    acting = [f for f in chain.faults if f.applies_to(call)]
+    state = [f.name for f in acting if f.needs_endpoint
+             and not (tool.metadata or {}).get(HONOURS_CONDITIONS)]
+    if state:
+        return (f"scenario {chain.scenario.name!r}: fault {', '.join(state)} changes the "
+                f"endpoint's state (index snapshot, access, sessions), which tool "
+                f"{tool.name!r} cannot honour; serve the role {role!r} with "
+                "middleware.policy_tools(env), or put your retriever under the faults with "
+                "simulator.agents.FaultyRetriever (docs/middleware.md)")
+    chooses = [f.name for f in acting if f.steps.needs_environment
+               and not isinstance(tool, PolicyTool)]
+    if chooses and chain.environment is None:
+        return (f"scenario {chain.scenario.name!r}: fault {', '.join(chooses)} chooses from "
+                f"the policy environment's state, which tool {tool.name!r} does not carry; "
+                f"serve the role {role!r} with middleware.policy_tools(env) "
+                "(docs/middleware.md)")
+    return None
 
 
 def parse_content(content: Any) -> ToolResult | Any:

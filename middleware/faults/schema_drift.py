@@ -19,6 +19,19 @@ is still there, in another shape::
 
 Strict mode rejects it; bounded repair (``middleware.contract.repair``) maps it back. The
 drift is a pure function of the payload: no draw, so it is trivially deterministic.
+
+Any other JSON a tool of your own returns (mapped to a role with
+``FaultInjectionMiddleware({"find_rules": "search_policies"})``) gets the *generic drift*
+(:func:`drift_any`): keys renamed by the same table where they match (``doc_id``→``id``,
+``text`` / ``content`` / ``page_content``→``body``, ``score``→``relevance``,
+``rank``→``position``, ``metadata``→``attributes``, ``hits`` / ``documents`` /
+``docs``→``results``) and from snake_case to camelCase otherwise, integer years as strings,
+and the whole nested under ``data`` beside a changed ``schema_version`` (the payload's own
+``schema_version`` or ``version`` plus one, else ``"2"``). It always changes the payload;
+output that is not JSON cannot be drifted and is refused
+(:class:`~middleware.types.FaultCannotAct`), never passed through as if drifted. layerrag's
+own ``fetch_document`` record (schema v1) is the one JSON left as it is: the contract covers
+search payloads.
 """
 
 from __future__ import annotations
@@ -26,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from middleware.faults.base import fault
-from middleware.types import FaultContext, FaultSteps, ToolCall, ToolResult
+from middleware.types import FaultCannotAct, FaultContext, FaultSteps, ToolCall, ToolResult
 
 DRIFTED_VERSION = "3"
 
@@ -73,13 +86,65 @@ def drift_payload(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_RENAMED = {"doc_id": "id", "text": "body", "content": "body", "page_content": "body",
+            "score": "relevance", "rank": "position", "metadata": "attributes",
+            "hits": "results", "documents": "results", "docs": "results"}
+_VERSION_KEYS = ("schema_version", "version")
+
+
+def _renamed(key: str) -> str:
+    if key in _RENAMED:
+        return _RENAMED[key]
+    head, *rest = key.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _drift_value(value: Any, key: str = "") -> Any:
+    if isinstance(value, dict):
+        return {_renamed(str(k)): _drift_value(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_drift_value(v, key) for v in value]
+    return _year(value) if key.endswith("year") else value
+
+
+def _next_version(payload: Any) -> str:
+    if isinstance(payload, dict):
+        for key in _VERSION_KEYS:
+            stated = str(payload.get(key, ""))
+            if stated.isdigit():
+                return str(int(stated) + 1)
+    return "2"
+
+
+def drift_any(payload: Any) -> dict[str, Any]:
+    """The generic drift of any JSON value (module docstring): renamed, re-typed and
+    nested under ``data`` beside a changed ``schema_version``."""
+    if isinstance(payload, dict):
+        body: Any = {k: v for k, v in payload.items() if k not in _VERSION_KEYS}
+    elif isinstance(payload, list):
+        body = payload
+    else:
+        raise FaultCannotAct(f"fault 'schema_drift' cannot act on a tool output that is not "
+                          f"JSON ({type(payload).__name__})")
+    return {"schema_version": _next_version(payload), "data": _drift_value(body)}
+
+
+def _is_fetch_record(result: Any) -> bool:
+    """layerrag's own fetch_document record (simulator/endpoints/document_payload.py)."""
+    return isinstance(result, dict) and result.get("schema_version") == "1" \
+        and {"doc_id", "found"} <= set(result)
+
+
 @fault(layer="contract")
 def schema_drift() -> FaultSteps:
-    """Rename and re-type the payload (schema v2 -> v3); the evidence stays intact."""
+    """Rename and re-type the payload (schema v2 -> v3; generic drift for any other JSON);
+    the evidence stays intact."""
 
     def response(call: ToolCall, result: ToolResult, ctx: FaultContext) -> ToolResult:
-        if not isinstance(result, dict) or result.get("schema_version") != "2":
-            return result
-        return drift_payload(result)
+        if isinstance(result, dict) and result.get("schema_version") == "2":
+            return drift_payload(result)
+        if result is None or _is_fetch_record(result):
+            return result  # nothing came back (missing output's job), or the registry record
+        return drift_any(result)
 
     return FaultSteps(response=response)

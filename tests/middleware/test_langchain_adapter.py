@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from langchain.agents import create_agent
-from langchain_core.tools import tool
+from langchain_core.tools import StructuredTool, tool
 
 from middleware import (
     FaultInjectionMiddleware,
@@ -133,7 +133,8 @@ def test_endpoint_faults_on_a_tool_that_cannot_honour_them_fail_loudly(
     agent = create_agent(SearchThenAnswerModel(), tools=[search_policies],
                          middleware=[FaultInjectionMiddleware()], context_schema=FaultPlan)
     task, _ = records[0]
-    with pytest.raises(UsageError, match="cannot honour"):
+    with pytest.raises(UsageError, match="fault stale_index changes the endpoint's state.* "
+                                         "tool 'search_policies' cannot honour"):
         agent.invoke({"messages": [("user", task.question)]},
                      context=_plan("stale_index", records[0]))
     drifted = agent.invoke({"messages": [("user", task.question)]},
@@ -161,6 +162,59 @@ def test_a_users_tool_name_can_play_the_search_role(env: PolicyEnvironment,
                          context=_plan("schema_drift", records[0]))
     repaired = check_contract(_tool_payload(state), "repair")
     assert repaired.valid and repaired.repairs
+
+
+def _own_tool_agent(output: Any, calls: list[str], **meta: Any) -> Any:
+    def find_rules(query: str) -> str:
+        calls.append(query)
+        return output if isinstance(output, str) else json.dumps(output)
+
+    own = StructuredTool.from_function(find_rules, description="Search my own index.",
+                                       metadata=meta or None)
+    return create_agent(SearchThenAnswerModel(tool_name="find_rules"), tools=[own],
+                        context_schema=FaultPlan,
+                        middleware=[FaultInjectionMiddleware({"find_rules": "search_policies"})])
+
+
+@pytest.mark.parametrize(("scenario", "fault", "flag"), [
+    ("stale_index", "stale_index", False),
+    ("permission_denied", "permission_denied", False),
+    ("wrong_session", "wrong_session", True),  # it reads conditions, but has no environment
+])
+def test_a_fault_that_cannot_act_on_a_users_tool_is_refused_before_any_call(
+        records: list[tuple[Task, Labels]], scenario: str, fault: str, flag: bool) -> None:
+    calls: list[str] = []
+    meta = {"layerrag_conditions": True} if flag else {}
+    agent = _own_tool_agent({"results": []}, calls, **meta)
+    with pytest.raises(UsageError) as refused:
+        agent.invoke({"messages": [("user", records[0][0].question)]},
+                     context=_plan(scenario, records[0]))
+    line = str(refused.value)
+    assert "\n" not in line and f"fault {fault} " in line and "tool 'find_rules'" in line
+    assert calls == []  # refused at the first model call, before the tool ran
+
+
+def test_schema_drift_drifts_a_users_own_json_generically(
+        records: list[tuple[Task, Labels]]) -> None:
+    own = {"version": 4, "documents": [{"doc_id": "a1", "page_content": "Refunds in 30 days.",
+                                        "effective_year": 2024, "owner_team": "billing"}]}
+    state = _own_tool_agent(own, []).invoke({"messages": [("user", records[0][0].question)]},
+                                            context=_plan("schema_drift", records[0]))
+    assert _tool_payload(state) == {"schema_version": "5", "data": {"results": [
+        {"id": "a1", "body": "Refunds in 30 days.", "effectiveYear": "2024",
+         "ownerTeam": "billing"}]}}
+
+
+def test_schema_drift_on_text_output_is_refused_naming_the_tool(
+        records: list[tuple[Task, Labels]]) -> None:
+    agent = _own_tool_agent("Refunds are issued within 30 days.", [])
+    with pytest.raises(UsageError, match="tool 'find_rules': fault 'schema_drift' cannot act "
+                                         "on a tool output that is not JSON"):
+        agent.invoke({"messages": [("user", records[0][0].question)]},
+                     context=_plan("schema_drift", records[0]))
+    clean = agent.invoke({"messages": [("user", records[0][0].question)]},
+                         context=_plan("clean", records[0]))
+    assert clean["messages"][2].content == "Refunds are issued within 30 days."
 
 
 def test_retries_count_as_later_attempts(env: PolicyEnvironment,
