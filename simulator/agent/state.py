@@ -24,6 +24,7 @@ from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import AnswerFormat, Task
 from simulator.readers.base import AgentAnswer, Evidence, Reader, ReaderResult
+from simulator.readers.call_metadata import Metadata
 
 if TYPE_CHECKING:
     from middleware.types import FaultContext, ToolCall, ToolResult
@@ -110,6 +111,8 @@ class AgentContext:
     """``paper`` or ``open`` (simulator.agent.pipelines): the pipeline's own stops."""
     instructions: str = ""
     """Additional instructions for the reader's prompt (a source-priority policy)."""
+    metadata: Metadata = ()
+    """Run metadata for the record's LangChain calls (simulator/readers/call_metadata.py)."""
 
 
 @dataclass(frozen=True)

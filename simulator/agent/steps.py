@@ -19,6 +19,7 @@ from simulator.agent.state import AgentContext, Episode, EpisodeUpdate
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import Task
 from simulator.readers.base import ReaderInput, ReaderResult, unknown_answer
+from simulator.readers.call_metadata import record_metadata
 
 Step = Callable[[Episode, AgentContext], EpisodeUpdate]
 
@@ -126,7 +127,10 @@ async def agenerate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:
     """:func:`generate`, awaiting a live reader's call instead of blocking on it."""
     item = reader_input(episode, ctx)
     aread = getattr(ctx.reader, "aread", None)
-    return _answered(await aread(item) if aread is not None else ctx.reader.read(item))
+    if aread is None:
+        return _answered(ctx.reader.read(item))
+    with record_metadata(ctx.metadata):  # the batch's graph config cannot carry it per record
+        return _answered(await aread(item))
 
 
 def _answered(result: ReaderResult) -> EpisodeUpdate:

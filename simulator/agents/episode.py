@@ -37,6 +37,7 @@ from simulator.live.discipline import ProviderFailed
 from simulator.live.secrets import scrub
 from simulator.live.threads import in_worker_thread
 from simulator.readers.base import ReaderResult
+from simulator.readers.call_metadata import call_config
 
 RECURSION_LIMIT = 40
 """LangGraph steps per record (a model call and a tool call are a step each): ample for
@@ -71,7 +72,7 @@ async def arun_tool_agent(graph: Any, ctx: ToolRunContext, *, timeout: float | N
     from simulator.agents.tools import running
 
     inputs = agent_input(ctx.task, ctx.instructions)
-    config = {"recursion_limit": RECURSION_LIMIT}
+    config = {"recursion_limit": RECURSION_LIMIT, **call_config(ctx.metadata)}
     with running(ctx):  # the task and the worker thread copy the context: ctx's tool calls
         if sync:
             call: Any = in_worker_thread(graph.invoke, inputs, context=ctx, config=config)

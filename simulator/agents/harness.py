@@ -55,6 +55,7 @@ from simulator.agent.state import DocumentFetcher
 from simulator.agent.trace import PolicyStep
 from simulator.corpus.model import Task
 from simulator.readers.base import Evidence
+from simulator.readers.call_metadata import Metadata
 
 MAX_ATTEMPTS = 8
 """Hard cap on searches per record, whatever a policy or the agent asks for."""
@@ -100,6 +101,9 @@ class ToolRunContext:
     fetch_document: DocumentFetcher | None = None
     instructions: str = ""
     """Additional instructions given after the task (a source-priority policy)."""
+    metadata: Metadata = ()
+    """Run metadata for every LangChain call of the record: the graph's ``config``
+    (simulator/readers/call_metadata.py). What the agent may know, no label."""
 
     @property
     def fault_plan(self) -> FaultPlan:

@@ -35,6 +35,7 @@ from simulator.readers.base import (
     readers,
     unknown_answer,
 )
+from simulator.readers.call_metadata import call_config
 from simulator.readers.chat_clients import (
     PROVIDERS,
     GenerationSettings,
@@ -176,7 +177,7 @@ class ChatReader:
         method = self._method
         await self.services.before_request(self.name)
         try:
-            return await self._runnable(method).ainvoke(messages), method
+            return await self._runnable(method).ainvoke(messages, call_config()), method
         except Exception as exc:
             if method != "json_schema" or not names_response_format(exc):
                 raise
@@ -185,7 +186,8 @@ class ChatReader:
                         "json_object", self.name)
             self._method = "json_object"
         await self.services.before_request(self.name)
-        return await self._runnable("json_object").ainvoke(messages), "json_object"
+        return (await self._runnable("json_object").ainvoke(messages, call_config()),
+                "json_object")
 
     def runnable(self, method: OutputMethod) -> Any:
         """The chat model bound to answer through ``method`` (built once per method)."""

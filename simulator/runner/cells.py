@@ -27,6 +27,7 @@ from simulator.corpus.model import Labels, Task
 from simulator.errors import UsageError
 from simulator.live.loop import run_blocking
 from simulator.live.options import is_live
+from simulator.readers.call_metadata import Metadata, run_metadata
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RecordKey, RunRecord
 from simulator.runner.scoring import score_record
@@ -122,10 +123,10 @@ class MatrixRunner:
         self.record_timeout = config.record_timeout_seconds
         self.sync_invoke = False
         """Invoke the agent with ``invoke`` on a worker thread (set by the preflight)."""
+        self.run_id = config.run_id(self.corpus.corpus_hash)
         self.tool_graphs = self._tool_graphs() if self.agent.kind == "tool_calling" else {}
         if self.tool_graphs:
             self.sync_invoke = run_blocking(self._preflight())
-        self.run_id = config.run_id(self.corpus.corpus_hash)
 
     def _tool_graphs(self) -> dict[str, Any]:
         """One compiled tool-calling agent per model, with layerrag's harness installed."""
@@ -218,7 +219,7 @@ class MatrixRunner:
                             contract_mode=cell.mode, reader=self.readers[cell.model],
                             seed=self.config.seed, gate=self.gates[cell.arm],
                             fetch_document=self._fetcher(cell), pipeline=self.config.pipeline,
-                            instructions=self.instructions)
+                            instructions=self.instructions, metadata=self.metadata(cell))
 
     async def _arun_tool_agents(self, batch: Sequence[Cell]) -> list[Episode]:
         """A batch through the tool-calling agent on one event loop: its runs interleave
@@ -242,7 +243,13 @@ class MatrixRunner:
         return ToolRunContext(task=cell.task, scenario=cell.scenario,
                               contract_mode=cell.mode, seed=self.config.seed,
                               gate=self.gates[cell.arm], fetch_document=self._fetcher(cell),
-                              instructions=self.instructions)
+                              instructions=self.instructions, metadata=self.metadata(cell))
+
+    def metadata(self, cell: Cell) -> Metadata:
+        """What every LangChain call of ``cell``'s record carries (no label)."""
+        return run_metadata(run_id=self.run_id, scenario=cell.scenario,
+                            contract_mode=cell.mode, arm=cell.arm, task_row=cell.task.row,
+                            record_key=cell.key.as_str(), model=cell.model, agent=cell.agent)
 
     def _fetcher(self, cell: Cell) -> DocumentFetcher:
         """fetch_document through the scenario's chain, so its faults apply there too.
