@@ -14,9 +14,10 @@ uses none of layerrag's tools directly. Two calls put it under the scenario's fa
   through the scenario's faults, the contract mode, the recording the scorer reads and the
   arm's policies, exactly as a ``search_policies`` call does.
 
-Its embedding is scikit-learn's ``HashingVectorizer`` (word unigrams and bigrams, l2
-normalized), so the example needs no model download and no key; swap in any LangChain
-``Embeddings`` and any vector store whose retriever returns the documents it was given.
+Its embedding is :class:`~layerrag.HashingEmbeddings` (scikit-learn's ``HashingVectorizer``:
+word unigrams and bigrams, l2-normalised), so the example needs no model download and no
+key; swap in any LangChain ``Embeddings`` and any vector store whose retriever returns the
+documents it was given.
 """
 
 from __future__ import annotations
@@ -26,12 +27,10 @@ from typing import Any
 
 from langchain.agents import create_agent
 from langchain_core.documents import Document
-from langchain_core.embeddings import Embeddings
 from langchain_core.tools import BaseTool, tool
 from langchain_core.vectorstores import InMemoryVectorStore
-from sklearn.feature_extraction.text import HashingVectorizer
 
-from layerrag import FaultyRetriever, ToolRunContext, corpus_documents
+from layerrag import FaultyRetriever, HashingEmbeddings, ToolRunContext, corpus_documents
 
 SYSTEM_PROMPT = (
     "You answer enterprise policy questions from the company's document library. Use the "
@@ -39,21 +38,6 @@ SYSTEM_PROMPT = (
     "in one sentence that states the value in the requested answer format and cites the "
     "documents you relied on by doc_id in square brackets. If the documents do not give the "
     "answer, say 'I cannot find this in the documents' and why.")
-
-
-class HashingEmbeddings(Embeddings):
-    """Bag-of-words embeddings that need no fitting and no download: the same text always
-    maps to the same vector, and texts that share words point the same way."""
-
-    def __init__(self, n_features: int = 2**14) -> None:
-        self.vectorizer = HashingVectorizer(n_features=n_features, ngram_range=(1, 2),
-                                            stop_words="english", norm="l2")
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [row.toarray().ravel().tolist() for row in self.vectorizer.transform(texts)]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
 
 
 def build_agent(model: Any, tools: Sequence[BaseTool], middleware: Sequence[Any]) -> Any:

@@ -31,7 +31,9 @@ _HOME = {
     "DriverCannotAnswer": "simulator.agents",
     # tools and retrievers under the faults
     "policy_tools": "middleware", "FaultyRetriever": "simulator.agents",
-    "corpus_documents": "simulator.agents", "with_faults": "middleware",
+    "corpus_documents": "simulator.agents", "FaultyVectorStore": "simulator.agents",
+    "corpus_store": "simulator.agents", "HashingEmbeddings": "simulator.agents",
+    "with_faults": "middleware",
     "FaultyTool": "middleware", "FaultInjectionMiddleware": "middleware",
     "FaultPlan": "middleware", "FaultContext": "middleware", "check_contract": "middleware",
     # your own faults, scenarios, policies, arms and readers

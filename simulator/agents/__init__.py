@@ -22,6 +22,8 @@ _HOME = {
     "resolve_agent": "registry",
     "DeterministicToolCallingModel": "tool_model", "DriverCannotAnswer": "tool_model",
     "FaultyRetriever": "retriever", "corpus_documents": "retriever",
+    "FaultyVectorStore": "vector_store", "corpus_store": "vector_store",
+    "HashingEmbeddings": "embeddings",
     "build_react_agent": "react",
 }
 

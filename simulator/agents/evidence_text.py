@@ -13,7 +13,12 @@ in for a model reading such context, so it reads all three, by these documented 
   and ``domain`` are read from it, and a ``Content:`` prefix on the next line is dropped.
   A line ``[doc_id] Title`` opens a document too (or names the one a ``Source:`` line just
   opened): :class:`~simulator.agents.retriever.FaultyRetriever` starts every page with it,
-  so that page contents alone still say what to cite. The lines that follow are its text.
+  followed by `` | status: current | effective_year: 2025 | version: 2025.1 | domain:
+  legal`` (:func:`page_header`), so that page contents alone still say what to cite and
+  which version a document is, as a document library shows above each document. Fields a
+  ``Source:`` line gave win. The header may be indented, or follow a prompt's
+  ``Context:`` / ``Documents:`` / ``Sources:`` label on the same line. The lines that
+  follow are its text.
 - ``[search notes]`` opens what the search said besides its hits (withheld results,
   missing shards, a policy's instructions), one note per line; a note that begins
   ``access denied`` means results were withheld. ``[search error]`` is a refused search.
@@ -43,7 +48,10 @@ DENIED_NOTE = "access denied"
 """How a notes line that says results were withheld begins."""
 
 _SOURCE = re.compile(r"^Source: (\{.*\})\s*$")
-_HEADER = re.compile(r"^\[(?P<doc_id>[A-Za-z0-9._:-]+)\] (?P<title>\S.*?)\s*$")
+HEADER_FIELDS = ("status", "effective_year", "version", "domain")
+"""The metadata a page header shows, in this order: what tells versions apart."""
+_HEADER = re.compile(r"^\s*(?:(?:Context|Documents?|Sources?):\s*)?"
+                     r"\[(?P<doc_id>[A-Za-z0-9._:-]+)\] (?P<title>\S.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,13 @@ class _Block:
     meta: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     kind: str = "document"
+
+
+def page_header(doc_id: str, title: str, metadata: dict[str, Any]) -> str:
+    """The first line of a page FaultyRetriever serves (module docstring)."""
+    fields = "".join(f" | {k}: {metadata[k]}" for k in HEADER_FIELDS
+                     if metadata.get(k) is not None)
+    return f"[{doc_id}] {title}{fields}"
 
 
 def read_result(text: str) -> Reading | None:
@@ -147,11 +162,24 @@ def _blocks(text: str) -> list[_Block]:
                 blocks.append(current)
             assert current is not None
             current.doc_id = header.group("doc_id")
-            current.title = current.title or header.group("title")
+            title, fields = _header_fields(header.group("title"))
+            current.title = current.title or title
+            current.meta = {**fields, **current.meta}
             continue
         if current is not None:
             current.lines.append(line)
     return blocks
+
+
+def _header_fields(rest: str) -> tuple[str, dict[str, Any]]:
+    """A header's title and the metadata fields after it (``| key: value``)."""
+    title, *parts = rest.split(" | ")
+    fields: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition(": ")
+        if sep and key in HEADER_FIELDS:
+            fields[key] = int(value) if key == "effective_year" and value.isdigit() else value
+    return title.strip(), fields
 
 
 def _evidence(block: _Block) -> Evidence:

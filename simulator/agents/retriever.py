@@ -30,16 +30,17 @@ acts on your retriever's results:
   (strict mode rejects a drifted payload; repair mode repairs it).
 
 What comes back is ``Document`` s again: one per hit, its page starting with a line
-``[doc_id] Title`` (so that a graph that passes only page contents to its model still says
-what to cite) and then the text, with the hit's metadata (``doc_id``, ``title``, ``score``,
-``rank``, status, year, version, domain, access group, tenant); then, when the search said
-more than its hits (results withheld, shards missing, notes, a policy's instructions), one
-document with ``metadata["layerrag"] == "notes"`` that says it in words (``[search notes]``,
-then one line each; ``access denied: ...`` when results were withheld) and in fields. A
-search the contract or a policy refused returns one document with
-``metadata["layerrag"] == "error"`` (``[search error]`` and the reason): what an agent given
-``search_policies`` gets as a tool error. simulator/agents/evidence_text.py reads these
-pages back for the offline driver.
+``[doc_id] Title | status: ... | effective_year: ... | version: ... | domain: ...`` (so
+that a graph that passes only page contents to its model still says what to cite and which
+version each document is) and then the text, with the hit's metadata (``doc_id``,
+``title``, ``score``, ``rank``, status, year, version, domain, access group, tenant);
+then, when the search said more than its hits (results withheld, shards missing, notes, a
+policy's instructions), one document with ``metadata["layerrag"] == "notes"`` that says it
+in words (``[search notes]``, then one line each; ``access denied: ...`` when results were
+withheld) and in fields. A search the contract or a policy refused returns one document
+with ``metadata["layerrag"] == "error"`` (``[search error]`` and the reason): what an
+agent given ``search_policies`` gets as a tool error. simulator/agents/evidence_text.py
+reads these pages back for the offline driver.
 
 Your retriever is called synchronously (``invoke``), once per distinct query and index
 state (rankings are cached per run), and must return documents that carry
@@ -63,11 +64,16 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, ValidationError
 
 from middleware.adapters.langchain_tools import environment_of, policy_tools
-from simulator.agents.evidence_text import DENIED_NOTE, ERROR_HEADER, NOTES_HEADER
+from simulator.agents.evidence_text import (
+    DENIED_NOTE,
+    ERROR_HEADER,
+    NOTES_HEADER,
+    page_header,
+)
 from simulator.endpoints.environment import PolicyEnvironment
 from simulator.endpoints.payload import SearchPayload
 from simulator.errors import UsageError
-from simulator.retrieval.base import Hit, RetrievalContext
+from simulator.retrieval.base import Hit, RetrievalContext, Retriever
 from simulator.retrieval.index import DocumentIndex
 
 
@@ -122,20 +128,27 @@ class FaultyRetriever(BaseRetriever):
     the recording and the arm's policies (module docstring)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-    retriever: BaseRetriever
+    retriever: BaseRetriever | None
+    """The user's retriever; None when the built-in one ranks (:meth:`builtin`)."""
     search: BaseTool = Field(exclude=True, repr=False)
     """The harnessed ``search_policies`` tool over the environment this retriever ranks."""
 
     @classmethod
     def around(cls, retriever: BaseRetriever, tools: Sequence[BaseTool]) -> FaultyRetriever:
         """``retriever`` under the faults of the run ``tools`` were handed for."""
-        from simulator.agents.tools import harnessed_tools
-
         env = _environment(tools)
-        name = f"user:{type(retriever).__name__}"
-        own = env.with_retriever(RetrieverRanker(retriever, env), name)
-        search = next(t for t in policy_tools(own) if t.name == "search_policies")
-        return cls(retriever=retriever, search=harnessed_tools([search])[0])
+        return cls(retriever=retriever, search=_harnessed_search(env.with_retriever(
+            RetrieverRanker(retriever, env), f"user:{type(retriever).__name__}")))
+
+    @classmethod
+    def builtin(cls, tools: Sequence[BaseTool], k: int) -> FaultyRetriever:
+        """The run's own retriever, keeping at most ``k`` hits: what ``search_policies``
+        serves, as documents, for a graph that searches a retriever or a vector store."""
+        env = _environment(tools)
+        if k == env.top_k:
+            return cls(retriever=None, search=_harnessed_search(env))
+        return cls(retriever=None, search=_harnessed_search(env.with_retriever(
+            _FirstK(env.retriever, k), f"{env.retriever_name}@k={k}")))
 
     def _get_relevant_documents(self, query: str, *,
                                 run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
@@ -157,6 +170,26 @@ class FaultyRetriever(BaseRetriever):
         return payload_documents(content)
 
 
+class _FirstK:
+    """A ranker that keeps at most ``k`` of another ranker's hits."""
+
+    def __init__(self, ranker: Retriever, k: int) -> None:
+        if k < 1:
+            raise UsageError(f"a search must keep at least one hit, got k={k}")
+        self.ranker, self.k = ranker, k
+
+    def __call__(self, index: DocumentIndex, query: str, context: RetrievalContext,
+                 top_k: int = 3) -> list[Hit]:
+        return self.ranker(index, query, context, top_k=min(top_k, self.k))
+
+
+def _harnessed_search(env: PolicyEnvironment) -> BaseTool:
+    from simulator.agents.tools import harnessed_tools
+
+    search = next(t for t in policy_tools(env) if t.name == "search_policies")
+    return harnessed_tools([search])[0]
+
+
 def payload_documents(content: str) -> list[Document]:
     """A search tool's JSON result as documents (module docstring); an empty result (the
     fault lost the output) is no document."""
@@ -166,7 +199,8 @@ def payload_documents(content: str) -> list[Document]:
         payload = SearchPayload.model_validate_json(content)
     except ValidationError:
         return [_error_document("the search result was unreadable")]
-    docs = [Document(page_content=f"[{h.doc_id}] {h.title}\n{h.text}", id=h.doc_id,
+    docs = [Document(page_content=f"{page_header(h.doc_id, h.title, h.metadata.model_dump())}"
+                                  f"\n{h.text}", id=h.doc_id,
                      metadata={"doc_id": h.doc_id, "title": h.title, "score": h.score,
                                "rank": h.rank, **h.metadata.model_dump()})
             for h in payload.hits]

@@ -91,8 +91,7 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
         question, answer_format = _task(messages)
         asked = _structured_request(bound, tool_choice, self.answer_tool)
         search = None if asked else _search_tool(bound, self.search_tool, self.answer_tool)
-        searches = [m for m in messages if isinstance(m, ToolMessage) and search is not None
-                    and m.name == search[0]]
+        searches = [] if search is None else _results_of(messages, search[0])
         if search is not None and not searches:
             return self._call(messages, search[0], {search[1]: question})
         reading = _reading(messages, searches)
@@ -115,6 +114,15 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
         return AIMessage(content="", tool_calls=[{"name": name, "args": args,
                                                   "id": f"call_{digest[:16]}",
                                                   "type": "tool_call"}])
+
+
+def _results_of(messages: list[BaseMessage], tool: str) -> list[ToolMessage]:
+    """The results of ``tool``'s calls: tool messages that name it, or answer a call of
+    it by id (a hand-written tool node need not set ``name``)."""
+    ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls
+           if c["name"] == tool}
+    return [m for m in messages if isinstance(m, ToolMessage)
+            and (m.name == tool or (not m.name and m.tool_call_id in ids))]
 
 
 class DriverCannotAnswer(Exception):

@@ -109,3 +109,50 @@ def test_an_agent_that_needs_another_schema_is_told_to_run_with_a_model() -> Non
     with pytest.raises(UsageError, match="failed: the offline driver cannot answer schema "
                                          "Plan; run with --model"):
         evaluate(_planner, tasks=1)
+
+
+def test_page_headers_tell_versions_apart_behind_a_prompt_label(corpus: Corpus) -> None:
+    """Pages that carry only their contents (the agentic-RAG tutorial's context) still say
+    which version is current: FaultyRetriever's header fields, read after a ``Context:``
+    label on the same line."""
+    from simulator.agents.evidence_text import page_header, read_result
+
+    labels = corpus.labels[0]
+    current = next(d for d in corpus.documents if d.doc_id == labels.required_doc_ids[0])
+    older = next((d for d in corpus.documents if d.policy_id == current.policy_id
+                  and d.doc_id != current.doc_id), None)
+    assert older is not None, "the first task's policy has an older version"
+    pages = [f"{page_header(d.doc_id, d.title, {'status': d.status, 'version': d.version, 'effective_year': d.effective_year})}\n{d.text}"  # noqa: E501
+             for d in (older, current)]
+    reading = read_result("Context: " + "\n\n".join(pages))
+    assert reading is not None
+    by_id = {e.doc_id: e for e in reading.evidence}
+    assert by_id[current.doc_id].status == "current"
+    assert by_id[older.doc_id].status == older.status != "current"
+    assert by_id[current.doc_id].effective_year == current.effective_year
+    got = _ask(Answered, "Question: " + task_message(corpus.tasks[0]) + "\nContext: "
+               + "\n\n".join(pages))
+    assert got.answer in labels.accepted_answers and got.citations == [current.doc_id]
+
+
+def test_a_tool_result_without_a_name_is_matched_to_its_call_by_id(corpus: Corpus) -> None:
+    """A hand-written tool node (the LangGraph quickstart's) sets no ``name`` on its tool
+    messages: the driver reads the result by its ``tool_call_id`` instead of searching
+    again."""
+    from langchain_core.messages import ToolMessage
+    from langchain_core.tools import tool
+
+    @tool
+    def search_policies(query: str) -> str:
+        """Search the policy library."""
+        return ""
+
+    doc = next(d for d in corpus.documents if d.doc_id == corpus.labels[0].required_doc_ids[0])
+    model = DeterministicToolCallingModel().bind_tools([search_policies])
+    question = HumanMessage(task_message(corpus.tasks[0]))
+    first = model.invoke([question])
+    assert first.tool_calls and first.tool_calls[0]["name"] == "search_policies"
+    result = ToolMessage(f"[{doc.doc_id}] {doc.title}\n{doc.text}",
+                         tool_call_id=first.tool_calls[0]["id"])
+    reply = model.invoke([question, first, result])
+    assert not reply.tool_calls and f"[{doc.doc_id}]" in str(reply.content)

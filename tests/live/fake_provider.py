@@ -32,6 +32,7 @@ from simulator.agents.tool_model import DeterministicToolCallingModel
 from simulator.answers.extract import stop_words
 from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.chat_output import ANSWER_TOOL
+from simulator.readers.chat_prompt import SYSTEM
 from simulator.readers.deterministic import DeterministicReader
 
 
@@ -109,6 +110,8 @@ LLAMA_CPP_NULL_CONTENT_500 = (
     "be a valid string [type=string_type, input_value=None, input_type=NoneType]")
 LLAMA_SERVER_CONTEXT_400 = "the request exceeds the available context size, try increasing it"
 PREFLIGHT_MARK = "preflight marker"
+READER_SYSTEM_HEAD = SYSTEM.splitlines()[0]
+"""How layerrag's pipeline reader's system prompt begins (simulator/readers/chat_prompt.py)."""
 FIXED_ANSWER = {"answer": "30 days", "citations": ["doc-1"], "abstain": False, "reason": None}
 
 
@@ -143,6 +146,19 @@ class Request:
         return {t.get("function", {}).get("name") for t in self.body.get("tools") or []}
 
     @property
+    def is_driven(self) -> bool:
+        """A call the deterministic driver answers: an agent turn, or any other OpenAI call
+        of a graph's own model (a grader, a rewriter, an answering node, a retriever tool
+        of its own), which is every OpenAI call but layerrag's pipeline reader's."""
+        if self.is_agent:
+            return True
+        if self.protocol != "openai" or self.is_preflight:
+            return False
+        first = (self.body.get("messages") or [{}])[0]
+        return not (first.get("role") == "system"
+                    and str(first.get("content")).startswith(READER_SYSTEM_HEAD))
+
+    @property
     def is_agent(self) -> bool:
         """A tool-calling agent's turn (its tools include the search tool)."""
         return self.protocol == "openai" and "search_policies" in self.tool_names
@@ -164,8 +180,20 @@ def agent_turn(request: Request) -> AIMessage:
             messages.append(ToolMessage(m["content"], tool_call_id=m["tool_call_id"],
                                         name=names.get(m["tool_call_id"])))
     bound = {t["function"]["name"]: t["function"] for t in request.body.get("tools") or []}
-    return DeterministicToolCallingModel()._next(messages, bound,
-                                                 request.body.get("tool_choice"))
+    choice = request.body.get("tool_choice")
+    schema = _json_schema(request)
+    if schema is not None:  # with_structured_output as response_format: a forced schema
+        bound, choice = {schema["name"]: schema}, schema["name"]
+    return DeterministicToolCallingModel()._next(messages, bound, choice)
+
+
+def _json_schema(request: Request) -> dict[str, Any] | None:
+    """The function-shaped schema a ``json_schema`` response format asks for, if any."""
+    fmt = request.body.get("response_format") or {}
+    if fmt.get("type") != "json_schema":
+        return None
+    spec = fmt.get("json_schema") or {}
+    return {"name": spec.get("name", "response"), "parameters": spec.get("schema", {})}
 
 
 _DOC = re.compile(r"<document (?P<attrs>[^>]*)>\n(?P<text>.*?)\n</document>", re.DOTALL)
@@ -322,7 +350,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fake.emulate == "ollama" and isinstance(step, Answer) and not request.is_agent:
             value = step.value if step.value is not None else extractive_answer(request)
             step = Malformed(f"Sure! Here is the answer:\n```json\n{json.dumps(value)}\n```")
-        if isinstance(step, Answer) and request.is_agent and step.value is None:
+        if isinstance(step, Answer) and request.is_driven and step.value is None:
             time.sleep(step.delay)
             self._send(200, _agent_body(request, agent_turn(request), step.usage))
         elif isinstance(step, Answer):
@@ -387,13 +415,15 @@ def _agent_body(request: Request, message: AIMessage, usage: tuple[int, int]
                 ) -> dict[str, Any]:
     """An OpenAI chat completion carrying ``message`` (tool calls, or text)."""
     wire: dict[str, Any] = {"role": "assistant", "content": message.content or None}
-    if message.tool_calls:
+    if message.tool_calls and _json_schema(request) is not None:
+        wire["content"] = json.dumps(message.tool_calls[0]["args"])  # the schema's JSON
+    elif message.tool_calls:
         wire["tool_calls"] = [{"id": c["id"], "type": "function", "function": {
             "name": c["name"], "arguments": json.dumps(c["args"])}} for c in message.tool_calls]
     return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
             "model": request.body["model"],
             "choices": [{"index": 0, "message": wire,
-                         "finish_reason": "tool_calls" if message.tool_calls else "stop"}],
+                         "finish_reason": "tool_calls" if "tool_calls" in wire else "stop"}],
             "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
                       "total_tokens": sum(usage)}}
 
