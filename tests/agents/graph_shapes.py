@@ -63,3 +63,40 @@ class _PlainLoop:
 def plain_loop(model: Any, tools: Sequence[BaseTool], middleware: Sequence[Any]) -> Any:
     """A loop with no LangGraph at all."""
     return _PlainLoop(model, tools)
+
+
+def functional(model: Any, tools: Sequence[BaseTool], middleware: Sequence[Any]) -> Any:
+    """LangGraph's functional API, as its ReAct how-to writes it: an ``@entrypoint`` that
+    loops over ``@task`` s calling the model and each tool (``tool.invoke(tool_call)``)."""
+    from langgraph.func import entrypoint, task
+    from langgraph.graph.message import add_messages
+
+    bound = model.bind_tools([*tools, FinalAnswer])
+    tools_by_name = {t.name: t for t in tools}
+
+    @task
+    def call_model(messages: list[BaseMessage]) -> AIMessage:
+        return bound.invoke(messages)
+
+    @task
+    def call_tool(tool_call: Any) -> ToolMessage:
+        return tools_by_name[tool_call["name"]].invoke(tool_call)
+
+    @entrypoint()
+    def agent(inputs: dict[str, Any]) -> dict[str, Any]:
+        messages: list[BaseMessage] = list(inputs["messages"])
+        response = call_model(messages).result()
+        for _step in range(10):
+            final = [c for c in response.tool_calls if c["name"] == "FinalAnswer"]
+            if final or not response.tool_calls:
+                break
+            results = [call_tool(c).result() for c in response.tool_calls]
+            messages = add_messages(messages, [response, *results])
+            response = call_model(messages).result()
+        messages = add_messages(messages, response)
+        if final:
+            return {"messages": messages,
+                    "structured_response": FinalAnswer.model_validate(final[0]["args"])}
+        return {"messages": messages}
+
+    return agent

@@ -1,6 +1,6 @@
-"""The tools carry the harness: a hand-built StateGraph + ToolNode and a plain Python loop,
-neither of which installs the middleware list, are faulted and recorded like ``react``
-(issue 26)."""
+"""The tools carry the harness: a hand-built StateGraph + ToolNode, the functional API
+(``@entrypoint`` / ``@task``) and a plain Python loop, none of which installs the middleware
+list, are faulted and recorded like ``react`` (issue 26)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _by_scenario(agent: str) -> dict[str, tuple[float, int]]:
     return out
 
 
-@pytest.mark.parametrize("shape", ["hand_built", "plain_loop"])
+@pytest.mark.parametrize("shape", ["hand_built", "plain_loop", "functional"])
 def test_a_graph_without_the_middleware_is_faulted_and_recorded_like_react(shape: str
                                                                          ) -> None:
     react, custom = _by_scenario("react"), _by_scenario(f"{SHAPES}:{shape}")
