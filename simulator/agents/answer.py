@@ -40,6 +40,7 @@ def to_agent_answer(submitted: FinalAnswer | None) -> AgentAnswer:
     if submitted is None:
         return unknown_answer("the agent submitted no final answer")
     if submitted.abstain or not (submitted.answer or "").strip():
-        return unknown_answer(submitted.reason or "abstained", submitted.conflict)
+        return unknown_answer(submitted.reason or "abstained", submitted.conflict,
+                              answer=submitted.answer, citations=tuple(submitted.citations))
     return AgentAnswer(answer=submitted.answer, citations=tuple(submitted.citations),
                        reason=submitted.reason, conflict=submitted.conflict)

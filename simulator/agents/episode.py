@@ -38,6 +38,7 @@ from simulator.live.secrets import scrub
 from simulator.live.threads import in_worker_thread
 from simulator.readers.base import ReaderResult
 from simulator.readers.call_metadata import call_config
+from simulator.scoring.outcome import CALLED_NO_TOOL, CALLED_ONLY_OWN_TOOLS
 
 RECURSION_LIMIT = 40
 """LangGraph steps per record (a model call and a tool call are a step each): ample for
@@ -173,10 +174,10 @@ def _unrecorded(messages: list[BaseMessage]) -> str:
     own = sorted({str(m.name) for m in messages if isinstance(m, ToolMessage)
                   and m.name and m.name not in (*TOOL_NAMES, ANSWER_TOOL)})
     if own:
-        return (f"the agent called only tools layerrag did not give it ({', '.join(own)}), "
+        return (f"{CALLED_ONLY_OWN_TOOLS} ({', '.join(own)}), "
                 f"none of {', '.join(TOOL_NAMES)}: no fault reaches them and nothing is "
                 "recorded (docs/agents.md)")
-    return "the agent called none of the tools it was given"
+    return CALLED_NO_TOOL
 
 
 _LIMIT_STOP = re.compile(r"^(Model call limits exceeded: |('[^']*' tool|Tool) call limit "

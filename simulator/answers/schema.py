@@ -69,7 +69,12 @@ class AgentAnswer(BaseModel):
         return {**data, **{k: data[k][:MAX_ANSWER_CHARS] for k in long}, "truncated": True}
 
 
-def unknown_answer(reason: str, conflict: ConflictDisclosure = NO_CONFLICT) -> AgentAnswer:
-    """The structured non-answer: no value, no citations, a stated reason."""
-    return AgentAnswer(answer=None, citations=(), abstained=True, reason=reason,
-                       conflict=conflict)
+def unknown_answer(reason: str, conflict: ConflictDisclosure = NO_CONFLICT, *,
+                   answer: str | None = None, citations: tuple[str, ...] = ()) -> AgentAnswer:
+    """The structured non-answer, with a stated reason. ``answer`` and ``citations`` are
+    what an agent submitted beside its abstention (``abstain: true`` with a value): kept in
+    the record so that what it said can be read, never scored (an abstention is a strict
+    failure and the scorer reads no value from it: simulator/scoring/metrics.py)."""
+    said = answer.strip() if answer is not None and answer.strip() else None
+    return AgentAnswer(answer=said, citations=citations if said is not None else (),
+                       abstained=True, reason=reason, conflict=conflict)

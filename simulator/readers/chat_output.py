@@ -157,8 +157,12 @@ def parse_answer(message: AIMessage, method: OutputMethod) -> ParsedAnswer:
             why = f"the answer did not match the schema ({', '.join(fields)})"
         else:
             if structured.abstain:
+                kept = tuple(dict.fromkeys(c.strip() for c in structured.citations
+                                           if c.strip()))
                 return ParsedAnswer(unknown_answer(structured.reason or "abstained",
-                                                   structured.conflict), False)
+                                                   structured.conflict,
+                                                   answer=structured.answer,
+                                                   citations=kept), False)
             if structured.answer is not None and structured.answer.strip():
                 citations = tuple(dict.fromkeys(c.strip() for c in structured.citations
                                                 if c.strip()))

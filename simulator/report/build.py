@@ -26,6 +26,7 @@ from simulator.report.tables import (
     scenario_mode_table,
     top_repair_gains,
 )
+from simulator.report.tool_use import tool_use_section
 from simulator.runner.completeness import incompleteness
 from simulator.scoring.outcome import errored
 from simulator.stats.bootstrap import BootstrapKind
@@ -189,12 +190,15 @@ def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int 
     archive = archive_from_store(run_dir)
     report = build_report(archive.rows, header=archive.header, replicates=replicates,
                           seed=seed, bootstrap=bootstrap)
-    if not report.provenance.agent_errors:
+    agent = report.provenance.agent
+    if not report.provenance.agent_errors and agent == "pipeline":
         return report
     with RunStore(run_dir, create=False) as store:
         _, first = store.errors("agent_error")
-    return report.model_copy(update={"provenance": report.provenance.model_copy(
-        update={"first_agent_error": first})})
+        tool_use = tool_use_section(store.records()) if agent != "pipeline" else None
+    return report.model_copy(update={"tool_use": tool_use, "provenance":
+                                     report.provenance.model_copy(
+                                         update={"first_agent_error": first})})
 
 
 def report_from_runs(run_dirs: Sequence[Path | str], *, replicates: int = 2000,

@@ -24,6 +24,7 @@ from simulator.report.formatting import (
 from simulator.report.misleading import render_misleading
 from simulator.report.model import ArmReport, Provenance, Report, rate
 from simulator.report.summary import arm_totals, scenario_summary
+from simulator.report.tool_use import render_tool_use
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.scope import FEW_MODEL_UNITS
 
@@ -341,5 +342,9 @@ REPORT_SECTIONS: tuple[ReportSection, ...] = (
     ReportSection(lambda report: render_behaviour(report.behaviour, full=False), "concise"),
     ReportSection(lambda report: render_behaviour(report.behaviour, full=True), "full"),
     ReportSection(lambda report: render_misleading(report.misleading), "both"),
+    ReportSection(lambda report: render_tool_use(report.tool_use, report.provenance.agent,
+                                                 full=False), "concise"),
+    ReportSection(lambda report: render_tool_use(report.tool_use, report.provenance.agent,
+                                                 full=True), "full"),
 )
 """Parts printed once, after the arms and before the notes: adding one is one line here."""

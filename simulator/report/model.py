@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from simulator.report.behaviour import BehaviourSection
 from simulator.report.misleading import MisleadingSection
+from simulator.report.tool_use import ToolUseSection
 from simulator.stats.bootstrap import BootstrapKind
 from simulator.stats.margin import Specificity
 from simulator.stats.paired import Effect
@@ -216,6 +217,9 @@ class Report(_Frozen):
     """ConInstruct behaviour labels per cell, when the rows carry them (report/behaviour.py)."""
     misleading: MisleadingSection | None = None
     """MR and its contrasts, when the rows hold misleading scenarios (report/misleading.py)."""
+    tool_use: ToolUseSection | None = None
+    """A tool-calling agent's tool use per cell, known from a run directory, not from an
+    archive (report/tool_use.py)."""
     incomplete: str | None = None
     """``incomplete: N of M records; cells missing: ...`` when the rows are fewer than the
     run was made to hold (simulator/runner/completeness.py); None when whole or unknown."""

@@ -16,6 +16,26 @@ from pydantic import BaseModel, ConfigDict
 
 from simulator.vocabulary import DISCLOSURE_CORRECT, Behaviour, FailureLayer
 
+CALLED_NO_TOOL = "the agent called none of the tools it was given"
+"""The agent error of a tool-calling agent that finished without calling a tool."""
+CALLED_ONLY_OWN_TOOLS = "the agent called only tools layerrag did not give it"
+"""How the agent error of one that called only tools of its own begins."""
+SEARCH_TOOL_NAME = "search_policies"
+"""The endpoint a search reaches, whatever tool the agent called (its trace's tool name)."""
+
+
+def called_no_tool(agent_error: bool, reason: str | None) -> bool:
+    """The record is the agent error of a run that reached none of layerrag's tools."""
+    return agent_error and reason is not None and (
+        reason.startswith(CALLED_NO_TOOL) or reason.startswith(CALLED_ONLY_OWN_TOOLS))
+
+
+def answered_without_searching(errored: bool, abstained: bool,
+                               tools_called: list[str]) -> bool:
+    """A finished record that answered although no call of it reached the search endpoint
+    (it fetched a document by id, say, and answered from it)."""
+    return not errored and not abstained and SEARCH_TOOL_NAME not in tools_called
+
 
 def strict_success(e: bool, r: bool, g: bool, v: bool) -> bool:
     """S = E and R and G and V (paper §2.3): right, retrieved, cited, schema-valid."""
