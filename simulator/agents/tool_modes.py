@@ -29,6 +29,7 @@ is refused by the preflight.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, cast
 
@@ -49,6 +50,23 @@ AUTO_INSTRUCTION = ("Reply to every turn with a tool call: search with search_po
 PROBE_QUESTION = ("Question: How many days does the preflight marker policy allow?\n"
                   "Answer format: duration")
 """The tool-calling preflight's one user message: small, fixed, label-free."""
+
+
+TEXT_TOOL_CALL = "wrote its tool call as text, which the server did not parse"
+PARSER_HINT = ("start the server with its tool-call parser (vLLM: --enable-auto-tool-choice "
+               "--tool-call-parser NAME; llama-server: --jinja; Ollama: a model whose "
+               "template supports tools)")
+_TEXT_CALL = re.compile(r'<tool_call>|^\s*\{\s*"name"\s*:\s*"[^"]+"\s*,\s*'
+                        r'"(arguments|parameters)"\s*:', re.MULTILINE)
+
+
+def text_tool_call(content: Any) -> bool:
+    """The reply is a tool call written as text (Hermes-style ``<tool_call>`` tags, or a
+    bare ``{"name": ..., "arguments": ...}`` object): the model called a tool, the server's
+    parser did not turn it into ``tool_calls``."""
+    text = content if isinstance(content, str) else " ".join(
+        str(b.get("text", "")) if isinstance(b, dict) else str(b) for b in content or [])
+    return bool(_TEXT_CALL.search(text))
 
 
 def tool_choice(mode: str, messages: Sequence[BaseMessage]) -> str:
@@ -153,8 +171,9 @@ async def fix_tool_call_mode(reader: Any, tools: Sequence[Any], services: Any) -
                     "when the run is re-run", reader.name, "; ".join(tried), candidates[0])
         return candidates[0]
     where = f" at {reader.base_url}" if reader.base_url else ""
+    hint = (f"; {PARSER_HINT}" if any(why.endswith(TEXT_TOOL_CALL) for why in tried) else "")
     raise PreflightFailed(f"preflight: {reader.name}{where} made no usable tool call "
-                          f"({'; '.join(tried)}); nothing was run (docs/live_models.md, "
+                          f"({'; '.join(tried)}){hint}; nothing was run (docs/live_models.md, "
                           "tool-calling agents)")
 
 
@@ -187,6 +206,8 @@ async def _try(reader: Any, tools: Sequence[Any], mode: str) -> str | None:
                                   ) from None
         return f"refused ({describe(exc)})"
     calls = message.tool_calls or []
+    if not calls and text_tool_call(message.content):
+        return TEXT_TOOL_CALL
     if not calls:
         return "answered without a tool call"
     if any(c.get("name") not in offered for c in calls):

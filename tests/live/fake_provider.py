@@ -82,7 +82,8 @@ NO_CHOICES = b'{"id": "x", "object": "chat.completion", "error": "upstream timed
 EMPTY_CHOICES = b'{"id": "x", "object": "chat.completion", "created": 0, "choices": []}'
 
 Step = Answer | Status | Malformed | BrokenBody | Raw
-EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools", "small-context")
+EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools", "small-context", "vllm-no-parser",
+              "llama-server-no-jinja", "tool-call-text")
 """Structured-output behaviours of local servers (``FakeProvider(emulate=...)``):
 
 - ``llama.cpp`` (llama-cpp-python's ``llama_cpp.server``): ``response_format`` type
@@ -96,6 +97,13 @@ EMULATIONS = ("llama.cpp", "vllm", "ollama", "no-tools", "small-context")
   turn: every request that carries a tool result gets HTTP 400 "the request exceeds the
   available context size" (its preflight, one short turn, passes);
 - ``vllm``: every ``response_format`` is honoured (guided decoding);
+- ``vllm-no-parser``: vLLM started without ``--enable-auto-tool-choice``: ``tool_choice:
+  "auto"`` gets HTTP 400 (``required`` and a named tool are served by guided decoding);
+- ``llama-server-no-jinja``: llama.cpp's ``llama-server`` without ``--jinja``: any request
+  with ``tools`` gets HTTP 500 "tools param requires --jinja flag";
+- ``tool-call-text``: a server whose tool-call parser is off (or a model template it does
+  not parse): the model's tool call comes back as text, ``<tool_call>{...}</tool_call>`` in
+  ``content``, and no ``tool_calls``;
 - ``ollama``: an Ollama without structured outputs: ``response_format`` is ignored and the
   model wraps its JSON in prose and a fenced block.
 """
@@ -109,6 +117,9 @@ LLAMA_CPP_NULL_CONTENT_500 = (
     "1 validation error for CreateChatCompletionRequest\nmessages.2.content\n  Input should "
     "be a valid string [type=string_type, input_value=None, input_type=NoneType]")
 LLAMA_SERVER_CONTEXT_400 = "the request exceeds the available context size, try increasing it"
+VLLM_AUTO_400 = ('"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser '
+                 'to be set')
+LLAMA_SERVER_JINJA_500 = "tools param requires --jinja flag"
 PREFLIGHT_MARK = "preflight marker"
 READER_SYSTEM_HEAD = SYSTEM.splitlines()[0]
 """How layerrag's pipeline reader's system prompt begins (simulator/readers/chat_prompt.py)."""
@@ -345,6 +356,20 @@ class _Handler(BaseHTTPRequestHandler):
         if fake.emulate == "small-context" and any(
                 m.get("role") == "tool" for m in body.get("messages") or []):
             step = Status(400, message=LLAMA_SERVER_CONTEXT_400)
+        if fake.emulate == "vllm-no-parser" and body.get("tool_choice") == "auto":
+            step = Status(400, message=VLLM_AUTO_400)
+        if fake.emulate == "llama-server-no-jinja" and body.get("tools"):
+            step = Status(500, message=LLAMA_SERVER_JINJA_500)
+        if (fake.emulate == "tool-call-text" and isinstance(step, Answer) and body.get("tools")
+                and request.is_driven):
+            turn = agent_turn(request)
+            if turn.tool_calls:
+                call = turn.tool_calls[0]
+                text = json.dumps({"name": call["name"], "arguments": call["args"]})
+                turn = AIMessage(content=f"<tool_call>\n{text}\n</tool_call>")
+            time.sleep(step.delay)
+            self._send(200, _agent_body(request, turn, step.usage))
+            return
         if fake.emulate == "no-tools" and isinstance(step, Answer) and request.is_agent:
             step = Malformed("duration")  # what a model with no tool template said
         if fake.emulate == "ollama" and isinstance(step, Answer) and not request.is_agent:

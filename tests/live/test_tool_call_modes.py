@@ -108,3 +108,39 @@ def test_the_same_refusal_on_every_call_stops_the_run_and_a_fixed_server_resumes
     assert code == 0, capsys.readouterr().err
     with RunStore(out, create=False) as store:
         assert store.count() == 48 and store.provider_error_count() == 0
+
+
+def test_vllm_without_auto_tool_choice_runs_in_required_mode(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeProvider(emulate="vllm-no-parser") as fake:
+        code = _run(fake, tmp_path / "r")
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "tool calls: openai:m1 required" in err
+    with RunStore(tmp_path / "r", create=False) as store:
+        records = list(store.records())
+    assert len(records) == 48 and not any(r.provider_error for r in records)
+    assert all(r.trace["tool_calls"] for r in records)
+
+
+def test_a_tool_call_written_as_text_is_refused_with_the_servers_fix(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeProvider(emulate="tool-call-text") as fake:
+        code = _run(fake, tmp_path / "r")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert ("(required: wrote its tool call as text, which the server did not parse; auto: "
+            "wrote its tool call as text") in err[0]
+    assert "start the server with its tool-call parser (vLLM: --enable-auto-tool-choice" in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+def test_llama_server_without_jinja_stops_the_run_with_its_reason(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeProvider(emulate="llama-server-no-jinja") as fake:
+        code = _run(fake, tmp_path / "r")
+    err = capsys.readouterr().err
+    assert code == EXIT_PROVIDER_REFUSING, err
+    assert "tools param requires --jinja flag" in err
+    with RunStore(tmp_path / "r", create=False) as store:
+        assert store.count() < 48  # stopped, not spent on every record
