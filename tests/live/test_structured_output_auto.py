@@ -122,3 +122,21 @@ def test_the_llama_cpp_recipe_runs_as_written_against_an_emulating_server(
     assert code == 0, capsys.readouterr().err
     assert manifest(tmp_path / "recipe")["structured_output"].popitem()[1] == "json_object"
     assert not any(r.provider_error for r in records(tmp_path / "recipe").values())
+
+
+def test_a_server_that_takes_another_method_never_replays_the_first_ones_answers(
+        tmp_path: Path, canary_keys: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same prompts and settings, against a server that refuses json_schema: the cache
+    key holds the method found, so every answer is asked again (issue 27, item 5)."""
+    cache = str(tmp_path / "calls.sqlite")
+    with FakeProvider(emulate="vllm") as fake:
+        assert run_cli(fake, tmp_path / "first", "--cache", cache) == 0
+        first = [r for r in fake.requests if not r.is_preflight]
+    with FakeProvider(emulate="llama.cpp") as fake:
+        assert run_cli(fake, tmp_path / "second", "--cache", cache) == 0
+        asked = [r for r in fake.requests if not r.is_preflight]
+    # every prompt the first run asked is asked again (none replayed from its method)
+    assert first and len(asked) == len(first)
+    assert all((r.body.get("response_format") or {}).get("type") == "json_object"
+               for r in asked)
+    assert manifest(tmp_path / "second")["structured_output"] == {"openai:m1": "json_object"}
