@@ -76,6 +76,7 @@ def _judge(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_markdown(cells, weights_name=weights_name, judge=args.judge,
                                          rubric=RUBRIC_HASH))
+    sys.stdout.flush()
     where = "stored in the run store (table judgments)" if stored else (
         "not stored: the run store is read-only")
     print(f"judged {sum(c.judged for c in cells)} records, "
@@ -106,15 +107,17 @@ def render_markdown(cells: Sequence[CellSummary], *, weights_name: str, judge: s
     def row_head(c: CellSummary) -> list[str]:
         return [*([c.arm] if several_arms else []), c.scenario, c.contract_mode]
 
-    head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final", "judged",
-            "unjudged", "main issue"]
+    head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final", "GF",
+            "judged", "unjudged", "main issue"]
     lines = [f"## Judge: {judge} (rubric {rubric}), weights {weights_name}", "",
              "Means over the records where a metric applies, 95% hierarchical bootstrap "
              "interval (model units, then policy units).", "",
              _row(head), _row(["---"] * len(head))]
     for c in cells:
         lines.append(_row([*row_head(c), *(_fmt(c.metrics[m]) for m in applied),
-                           _fmt(c.s_final), str(c.judged), str(c.unjudged),
+                           _fmt(c.s_final),
+                           "n/a" if c.gf_rate is None else f"{c.gf_rate:.1%}",
+                           str(c.judged), str(c.unjudged),
                            c.main_issue or ""]))
     band_head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final"]
     lines += ["", "### Severity bands (severe/moderate/minor/none counts)", "",
@@ -126,7 +129,9 @@ def render_markdown(cells: Sequence[CellSummary], *, weights_name: str, judge: s
     if absent:
         lines.append("Not applicable to any record here (never scored 0 or 1 by default): "
                      + ", ".join(absent) + ".")
-    lines.append("S_final is renormalised over the applicable metrics (docs/judge.md).")
+    lines.append("S_final is renormalised over the applicable metrics (docs/judge.md). GF: "
+                 "groundedness false positives (grounded and not S), what a faithfulness "
+                 "check alone would pass.")
     return "\n".join(lines) + "\n"
 
 

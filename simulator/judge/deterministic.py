@@ -132,18 +132,22 @@ def context_sufficiency(record: RunRecord, trace: Trace, labels: Labels) -> Metr
     valid = [c for c in trace.tool_calls if c.valid]
     if not valid:
         return _score(0.0, _no_valid_call(trace.tool_calls))
-    present = {d for c in valid if c.session_id == trace.caller_session_id
-               for d in c.doc_ids}
+    own = [c for c in valid if c.session_id == trace.caller_session_id]
+    if not own:
+        return _score(0.0, "the evidence came from another session's state")
+    present = {d for c in own for d in c.doc_ids}
     required = set(labels.required_doc_ids)
     share = len(required & present) / len(required) if required else 0.0
     if share >= 1.0:
         return _score(0.45, "the required evidence came back altered or withheld")
     if share > 0.0:
         return _score(0.31 + 0.29 * share, f"{share:.0%} of the required evidence came back")
-    partial = any(c.partial for c in valid)
-    denied = any(c.access_denied for c in valid)
+    partial = any(c.partial for c in own)
+    denied = any(c.access_denied for c in own)
+    stale = bool(set(labels.superseded_doc_ids) & present)
     why = ("access to the required evidence was denied" if denied else
            "shards timed out; the required evidence was not among the hits" if partial else
+           "only the superseded version came back" if stale else
            "the required evidence is not in what came back")
     return _score(0.0, why)
 

@@ -38,6 +38,9 @@ class JudgedRecord:
     unit: int | None
     """The policy unit (the bootstrap's cluster); None for an unreadable record."""
     task_row: int | None
+    groundedness_false_positive: bool | None = None
+    """The record's GF (grounded and not S, simulator.scoring.outcome): what a faithfulness
+    metric would pass; None for an unreadable record."""
 
 
 def run_labels(store: RunStore) -> dict[str, Labels]:
@@ -78,7 +81,7 @@ def judge_store(store: RunStore, judge: str = JUDGE_NAME) -> list[JudgedRecord]:
                     unjudged(key, f"task {record.task_id} has no labels in the run's corpus"))
         out.append(JudgedRecord(judgment, record.provider, record.model, record.scenario,
                                 record.contract_mode, record.arm, record.unit,
-                                record.task_row))
+                                record.task_row, record.groundedness_false_positive))
     return out
 
 

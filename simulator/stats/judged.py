@@ -46,6 +46,9 @@ class CellSummary(BaseModel):
     metrics: dict[MetricName, MeanInterval | None]
     """None: the metric applied to no judged record of the cell."""
     s_final: MeanInterval | None
+    gf_rate: float | None
+    """Share of the judged records that are groundedness false positives (grounded, not
+    S): high where a faithfulness check passes what the judge's other metrics fail."""
     main_issue: str | None
     """The most common justification of the cell's lowest-scoring metric, when below the
     top band: what a reader should look at first."""
@@ -94,8 +97,15 @@ def _cell(arm: str, scenario: str, mode: str, items: Sequence[JudgedRecord],
                     seed=seed)
     return CellSummary(arm=arm, scenario=scenario, contract_mode=mode, records=len(items),
                        judged=len(judged), unjudged=len(items) - len(judged),
-                       metrics=metrics, s_final=s_final, main_issue=_main_issue(judged,
+                       metrics=metrics, s_final=s_final, gf_rate=_gf_rate(judged),
+                       main_issue=_main_issue(judged,
                                                                                 metrics))
+
+
+def _gf_rate(judged: Sequence[JudgedRecord]) -> float | None:
+    flags = [i.groundedness_false_positive for i in judged
+             if i.groundedness_false_positive is not None]
+    return sum(flags) / len(flags) if flags else None
 
 
 def _over(rows: Sequence[tuple[JudgedRecord, float | None]], *, replicates: int,
