@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from simulator import __version__
 from simulator.errors import LayerragError
 
-SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list")
+SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list", "judge")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -155,6 +155,12 @@ class RunStore:
     def close(self) -> None:
         self._db.close()
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The open connection, for modules keeping their own tables beside the records
+        (simulator/judge/store.py)."""
+        return self._db
+
     # -- manifest -----------------------------------------------------------------------
     def manifest(self) -> dict[str, Any] | None:
         row = self._db.execute("SELECT value FROM manifest WHERE name='manifest'").fetchone()

@@ -1,0 +1,139 @@
+"""``layerrag judge RUN_DIR``: score an existing run with the case-aware judge's eight metrics.
+
+No agent call is made: the judge reads the stored records beside the labels of the run's
+corpus (simulator/judge/run.py), stores one judgment per record in the run store's own
+``judgments`` table, and prints per-metric means with hierarchical bootstrap intervals,
+severity-band counts and S_final by scenario x contract mode (x arm when there are several).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simulator.judge.metrics import MetricName
+    from simulator.stats.judged import CellSummary, MeanInterval
+
+EXAMPLES = """examples:
+  layerrag judge runs/deterministic --judge deterministic
+  layerrag judge runs/deterministic --weights uniform
+  layerrag judge runs/deterministic --weights retrieval-heavy --json
+  layerrag judge runs/deterministic --weights my_weights.toml   # the eight names -> weights
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "judge", help="score a run with the case-aware judge's eight metrics",
+        description="Judge every record of an existing run (no agent calls) on the eight "
+                    "case-aware metrics, store the judgments in the run store and print "
+                    "per-metric means with 95%% hierarchical bootstrap intervals, severity "
+                    "bands and S_final by scenario x contract mode (x arm). Records of "
+                    "agent, provider or reader errors are unjudged: counted apart, never "
+                    "scored. Metric rules: docs/judge.md.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run_dir", metavar="RUN_DIR", type=Path,
+                        help="a run directory (runs.sqlite)")
+    parser.add_argument("--judge", default="deterministic",
+                        help="the judge: deterministic (the offline reference judge; "
+                             "default)")
+    parser.add_argument("--weights", default="paper", metavar="PROFILE|FILE",
+                        help="S_final weights: paper (default), uniform, retrieval-heavy, "
+                             "or a TOML / JSON file of the eight metric names")
+    parser.add_argument("--replicates", type=int, default=2000,
+                        help="bootstrap replicates (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    parser.set_defaults(func=_judge)
+
+
+def _judge(args: argparse.Namespace) -> int:
+    from simulator.errors import UsageError
+    from simulator.judge.deterministic import RUBRIC_HASH
+    from simulator.judge.run import judge_run
+    from simulator.judge.weights import load_weights
+    from simulator.stats.judged import as_json, summarize
+
+    weights_name, weights = load_weights(args.weights)  # refuse bad weights before reading
+    if args.replicates < 1:
+        raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    started = time.perf_counter()
+    judged, stored = judge_run(args.run_dir, args.judge)
+    cells = summarize(judged, weights, replicates=args.replicates, seed=args.seed)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(as_json(cells, weights_name=weights_name, weights=weights,
+                                 judge=args.judge, rubric=RUBRIC_HASH,
+                                 replicates=args.replicates, seed=args.seed), indent=2))
+    else:
+        sys.stdout.write(render_markdown(cells, weights_name=weights_name, judge=args.judge,
+                                         rubric=RUBRIC_HASH))
+    sys.stdout.flush()
+    where = "stored in the run store (table judgments)" if stored else (
+        "not stored: the run store is read-only")
+    print(f"judged {sum(c.judged for c in cells)} records, "
+          f"{sum(c.unjudged for c in cells)} unjudged, in {seconds:.1f} s; {where}",
+          file=sys.stderr)
+    return 0
+
+
+def _fmt(m: MeanInterval | None) -> str:
+    return "n/a" if m is None else f"{m.mean:.3f} [{m.low:.2f}, {m.high:.2f}]"
+
+
+def _bands(m: MeanInterval | None) -> str:
+    return "n/a" if m is None else "/".join(str(m.bands[b]) for b in m.bands)
+
+
+def render_markdown(cells: Sequence[CellSummary], *, weights_name: str, judge: str,
+                    rubric: str) -> str:
+    """The judge table, the band table and the notes, as Markdown."""
+    from simulator.judge.metrics import METRIC_NAMES, SHORT
+
+    applied: list[MetricName] = [m for m in METRIC_NAMES
+                                 if any(c.metrics[m] is not None for c in cells)]
+    absent = [m for m in METRIC_NAMES if m not in applied]
+    several_arms = len({c.arm for c in cells}) > 1
+    lead = ["arm"] if several_arms else []
+
+    def row_head(c: CellSummary) -> list[str]:
+        return [*([c.arm] if several_arms else []), c.scenario, c.contract_mode]
+
+    head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final", "GF",
+            "judged", "unjudged", "main issue"]
+    lines = [f"## Judge: {judge} (rubric {rubric}), weights {weights_name}", "",
+             "Means over the records where a metric applies, 95% hierarchical bootstrap "
+             "interval (model units, then policy units).", "",
+             _row(head), _row(["---"] * len(head))]
+    for c in cells:
+        lines.append(_row([*row_head(c), *(_fmt(c.metrics[m]) for m in applied),
+                           _fmt(c.s_final),
+                           "n/a" if c.gf_rate is None else f"{c.gf_rate:.1%}",
+                           str(c.judged), str(c.unjudged),
+                           c.main_issue or ""]))
+    band_head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final"]
+    lines += ["", "### Severity bands (severe/moderate/minor/none counts)", "",
+              _row(band_head), _row(["---"] * len(band_head))]
+    for c in cells:
+        lines.append(_row([*row_head(c), *(_bands(c.metrics[m]) for m in applied),
+                           _bands(c.s_final)]))
+    lines += ["", "Metrics: " + "; ".join(f"{SHORT[m]} = {m}" for m in applied) + "."]
+    if absent:
+        lines.append("Not applicable to any record here (never scored 0 or 1 by default): "
+                     + ", ".join(absent) + ".")
+    lines.append("S_final is renormalised over the applicable metrics (docs/judge.md). GF: "
+                 "groundedness false positives (grounded and not S), what a faithfulness "
+                 "check alone would pass.")
+    return "\n".join(lines) + "\n"
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
