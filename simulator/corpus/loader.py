@@ -117,11 +117,11 @@ def _fatal(problem: Problem) -> SpecCheck:
 def _read_domain_file(path: Path, corpus: CorpusDecl | None,
                       problems: list[Problem]) -> DomainFile:
     before = len(errors_of(problems))
-    raw = _read_toml(path, problems)
+    raw = read_toml(path, problems)
     if raw is None:
         return DomainFile(path, None, (), complete=False)
     head = {k: v for k, v in raw.items() if k != "units"}
-    header = _validate(DomainHeader, head, path, problems)
+    header = validate(DomainHeader, head, path, problems)
     if header is not None and corpus is not None:
         declared = list(dict.fromkeys(d.id for d in corpus.domains))
         if header.domain not in declared:
@@ -141,7 +141,7 @@ def _read_domain_file(path: Path, corpus: CorpusDecl | None,
             problems.append(Problem(file=str(path), field=f"units[{i}]", unit=label,
                                     message="must be a [[units]] table"))
             continue
-        unit = _validate(UnitSpec, raw_unit, path, problems, unit=label)
+        unit = validate(UnitSpec, raw_unit, path, problems, unit=label)
         if unit is not None:
             problems += unit_problems(unit, corpus, str(path))
             units.append(unit)
@@ -157,11 +157,11 @@ def _unit_label(raw_unit: object, index: int) -> str:
 
 def _read_model(model: type[CorpusDecl], path: Path,
                 problems: list[Problem]) -> CorpusDecl | None:
-    raw = _read_toml(path, problems)
-    return None if raw is None else _validate(model, raw, path, problems)
+    raw = read_toml(path, problems)
+    return None if raw is None else validate(model, raw, path, problems)
 
 
-def _read_toml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
+def read_toml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -174,8 +174,8 @@ def _read_toml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
     return None
 
 
-def _validate(model: type[Any], raw: dict[str, Any], path: Path, problems: list[Problem],
-              unit: str | None = None) -> Any:
+def validate(model: type[Any], raw: dict[str, Any], path: Path, problems: list[Problem],
+             unit: str | None = None) -> Any:
     """``model`` validated from ``raw``, or None after adding one problem per field error.
 
     A misspelled field is reported once, as unknown with a suggestion, not also as the
@@ -204,7 +204,7 @@ def _validate(model: type[Any], raw: dict[str, Any], path: Path, problems: list[
             why = f"unknown field {name!r}.{hint}"
         else:
             why = _why(err)
-        problems.append(Problem(file=str(path), field=_dotted(loc), message=why, unit=unit))
+        problems.append(Problem(file=str(path), field=dotted(loc), message=why, unit=unit))
     return None
 
 
@@ -229,7 +229,7 @@ def _fields_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
     return list(current.model_fields) if hasattr(current, "model_fields") else []
 
 
-def _dotted(loc: tuple[int | str, ...]) -> str:
+def dotted(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -261,3 +261,4 @@ def _hash_files(root: Path) -> str:
     for path in sorted(root.glob("*.toml")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
