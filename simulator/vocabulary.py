@@ -172,3 +172,11 @@ SOURCE_PRIORITY_INSTRUCTIONS: Mapping[str, str] = MappingProxyType({
 })
 """The two instruction texts, in one place: the chat reader puts the chosen one in its
 prompt's additional instructions, a tool-calling agent gets it after the task."""
+
+
+CALLED_NO_TOOL = "the agent called none of the tools it was given"
+"""The agent error of a tool-calling agent that finished without calling a tool."""
+CALLED_ONLY_OWN_TOOLS = "the agent called only tools layerrag did not give it"
+"""How the agent error of one that called only tools of its own begins."""
+SEARCH_TOOL_NAME = "search_policies"
+"""The endpoint a search reaches, whatever tool the agent called (its trace's tool name)."""

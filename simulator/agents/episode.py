@@ -38,7 +38,7 @@ from simulator.live.secrets import scrub
 from simulator.live.threads import in_worker_thread
 from simulator.readers.base import ReaderResult
 from simulator.readers.call_metadata import call_config
-from simulator.scoring.outcome import CALLED_NO_TOOL, CALLED_ONLY_OWN_TOOLS
+from simulator.vocabulary import CALLED_NO_TOOL, CALLED_ONLY_OWN_TOOLS
 
 RECURSION_LIMIT = 40
 """LangGraph steps per record (a model call and a tool call are a step each): ample for

@@ -14,14 +14,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from simulator.vocabulary import DISCLOSURE_CORRECT, Behaviour, FailureLayer
-
-CALLED_NO_TOOL = "the agent called none of the tools it was given"
-"""The agent error of a tool-calling agent that finished without calling a tool."""
-CALLED_ONLY_OWN_TOOLS = "the agent called only tools layerrag did not give it"
-"""How the agent error of one that called only tools of its own begins."""
-SEARCH_TOOL_NAME = "search_policies"
-"""The endpoint a search reaches, whatever tool the agent called (its trace's tool name)."""
+from simulator.vocabulary import (
+    CALLED_NO_TOOL,
+    CALLED_ONLY_OWN_TOOLS,
+    DISCLOSURE_CORRECT,
+    SEARCH_TOOL_NAME,
+    Behaviour,
+    FailureLayer,
+)
 
 
 def called_no_tool(agent_error: bool, reason: str | None) -> bool:
