@@ -156,16 +156,14 @@ def parse_answer(message: AIMessage, method: OutputMethod) -> ParsedAnswer:
             fields = sorted({".".join(map(str, e["loc"])) or "answer" for e in exc.errors()})
             why = f"the answer did not match the schema ({', '.join(fields)})"
         else:
+            citations = tuple(dict.fromkeys(c.strip() for c in structured.citations
+                                            if c.strip()))
             if structured.abstain:
-                kept = tuple(dict.fromkeys(c.strip() for c in structured.citations
-                                           if c.strip()))
                 return ParsedAnswer(unknown_answer(structured.reason or "abstained",
                                                    structured.conflict,
                                                    answer=structured.answer,
-                                                   citations=kept), False)
+                                                   citations=citations), False)
             if structured.answer is not None and structured.answer.strip():
-                citations = tuple(dict.fromkeys(c.strip() for c in structured.citations
-                                                if c.strip()))
                 return ParsedAnswer(AgentAnswer(answer=structured.answer.strip(),
                                                 citations=citations, abstained=False,
                                                 reason=structured.reason,
