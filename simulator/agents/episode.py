@@ -145,6 +145,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
     else:
         answer, unparseable = final_answer(final or {}, messages, ctx.task)
     observations = recorder.observations
+    last = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
     return Episode(
         question=ctx.task.question, answer_format=ctx.task.answer_format, next="done",
         raw=None, calls=[o.trace for o in observations],
@@ -156,7 +157,9 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
         terminated=terminated, answer=answer,
         reader_result=(_run_error(ctx, answer, provider_error=True) if provider_error else
                        _run_error(ctx, answer, agent_error=True) if agent_error else
-                       _model_result(answer, messages, unparseable) if messages else None))
+                       _model_result(answer, messages, unparseable) if messages else None),
+        transcript=list(recorder.calls),
+        final_text=(str(last.content).strip() or None) if last is not None else None)
 
 
 def _run_error(ctx: ToolRunContext, answer: AgentAnswer, *, provider_error: bool = False,

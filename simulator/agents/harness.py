@@ -65,6 +65,27 @@ Handler = Callable[[ToolCallRequest], ToolMessage | Command]
 AsyncHandler = Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]]
 
 
+CALL_STATE_KEY = "layerrag_recorded_call"
+"""Where a harnessed tool puts its :class:`RecordedCall` in the request's state, so the
+recording middleware can add the searches it observes for that call."""
+MESSAGE_CHARS = 600
+"""The most characters of a tool message a trajectory keeps."""
+
+
+@dataclass
+class RecordedCall:
+    """One call the agent made to a harnessed tool, for its trajectory: the arguments, the
+    searches observed for it (a policy's retries make several) and the message it got."""
+
+    tool: str
+    args: dict[str, Any]
+    observations: list[int] = field(default_factory=list)
+    """Indexes into :attr:`Recorder.observations`, in order."""
+    content: str | None = None
+    """What the agent was given (cut to :data:`MESSAGE_CHARS`)."""
+    error: bool = False
+
+
 @dataclass
 class Recorder:
     """What one run of the agent did: every search observed, every decision, the stop."""
@@ -77,6 +98,8 @@ class Recorder:
     """Why a policy ended the run (``abstain: reason``), if one did."""
     tool_calls: list[str] = field(default_factory=list)
     """Names of every tool call the agent made, in order."""
+    calls: list[RecordedCall] = field(default_factory=list)
+    """Every call the agent made to a harnessed tool, with what it got (the trajectory)."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -152,7 +175,7 @@ class RecordingMiddleware(AgentMiddleware):
         recorder_of(ctx).tool_calls.append(request.tool_call["name"])
         if request.tool_call["name"] != SEARCH_TOOL:
             return handler(request)
-        return self._observe(ctx, handler(self._with_attempt(request, ctx)))
+        return self._observe(ctx, handler(self._with_attempt(request, ctx)), request.state)
 
     async def awrap_tool_call(self, request: ToolCallRequest, handler: AsyncHandler
                               ) -> ToolMessage | Command:
@@ -162,7 +185,8 @@ class RecordingMiddleware(AgentMiddleware):
         recorder_of(ctx).tool_calls.append(request.tool_call["name"])
         if request.tool_call["name"] != SEARCH_TOOL:
             return await handler(request)
-        return self._observe(ctx, await handler(self._with_attempt(request, ctx)))
+        return self._observe(ctx, await handler(self._with_attempt(request, ctx)),
+                             request.state)
 
     @staticmethod
     def _with_attempt(request: ToolCallRequest, ctx: ToolRunContext) -> ToolCallRequest:
@@ -170,7 +194,7 @@ class RecordingMiddleware(AgentMiddleware):
         return request.override(state={**state, ATTEMPT_STATE_KEY: recorder_of(ctx).searches})
 
     @staticmethod
-    def _observe(ctx: ToolRunContext, message: ToolMessage | Command
+    def _observe(ctx: ToolRunContext, message: ToolMessage | Command, state: Any = None
                  ) -> ToolMessage | Command:
         if not isinstance(message, ToolMessage):
             return message
@@ -181,6 +205,9 @@ class RecordingMiddleware(AgentMiddleware):
         with recorder._lock:
             recorder.observations.append(seen)
             recorder.evidence = seen.evidence
+            entry = state.get(CALL_STATE_KEY) if isinstance(state, dict) else None
+            if isinstance(entry, RecordedCall):
+                entry.observations.append(len(recorder.observations) - 1)
         if result.payload is not None:
             return message.model_copy(update={"content": result.payload.model_dump_json(),
                                               "status": "success"})

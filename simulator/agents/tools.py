@@ -42,8 +42,11 @@ from middleware.adapters.langchain_tools import (
     session_of,
 )
 from simulator.agents.harness import (
+    CALL_STATE_KEY,
+    MESSAGE_CHARS,
     POLICY_PREFIX,
     PolicyGateMiddleware,
+    RecordedCall,
     RecordingMiddleware,
     ToolRunContext,
     recorder_of,
@@ -121,18 +124,21 @@ def _harnessed(raw: BaseTool) -> BaseTool:
 
     def call(**args: Any) -> str:
         ctx, stopped = _begin(raw.name)
+        entry = _recorded(ctx, raw.name, args)
         if stopped is not None:
-            raise ToolException(stopped)
-        message = _GATE.wrap_tool_call(_request(ctx, raw, args), _through_recording_sync)
-        return _content(message)
+            raise _told(entry, ToolException(stopped))
+        message = _GATE.wrap_tool_call(_request(ctx, raw, args, entry),
+                                       _through_recording_sync)
+        return _content(message, entry)
 
     async def acall(**args: Any) -> str:
         ctx, stopped = _begin(raw.name)
+        entry = _recorded(ctx, raw.name, args)
         if stopped is not None:
-            raise ToolException(stopped)
-        message = await _GATE.awrap_tool_call(_request(ctx, raw, args),
+            raise _told(entry, ToolException(stopped))
+        message = await _GATE.awrap_tool_call(_request(ctx, raw, args, entry),
                                               _through_recording_async)
-        return _content(message)
+        return _content(message, entry)
 
     # A PolicyTool, so that it still says which environment it searches (corpus_documents,
     # FaultyRetriever); without the conditions flag: it applies its faults itself.
@@ -153,11 +159,30 @@ def _begin(name: str) -> tuple[ToolRunContext, str | None]:
     return ctx, (f"{POLICY_PREFIX}: the run was ended ({terminated}); no tool answers now")
 
 
-def _request(ctx: ToolRunContext, raw: BaseTool, args: dict[str, Any]) -> ToolCallRequest:
+def _recorded(ctx: ToolRunContext, name: str, args: dict[str, Any]) -> RecordedCall:
+    """A new entry of the record's trajectory for this call (its arguments without the
+    session, which is the caller's own and the same on every call)."""
+    entry = RecordedCall(tool=name, args={k: v for k, v in args.items() if k != "session"})
+    recorder = recorder_of(ctx)
+    with recorder._lock:
+        recorder.calls.append(entry)
+    return entry
+
+
+def _told(entry: RecordedCall, error: ToolException) -> ToolException:
+    entry.content, entry.error = str(error)[:MESSAGE_CHARS], True
+    return error
+
+
+def _request(ctx: ToolRunContext, raw: BaseTool, args: dict[str, Any],
+             entry: RecordedCall | None = None) -> ToolCallRequest:
     """The tool call as LangChain's tool middleware sees one: the harness middleware
-    (simulator/agents/harness.py, middleware.FaultInjectionMiddleware) runs on it as is."""
+    (simulator/agents/harness.py, middleware.FaultInjectionMiddleware) runs on it as is.
+    ``entry`` rides in the state, for the recording middleware to add its searches to."""
     attempt = recorder_of(ctx).tool_calls.count(raw.name)
-    state = {ATTEMPT_STATE_KEY: attempt}
+    state: dict[str, Any] = {ATTEMPT_STATE_KEY: attempt}
+    if entry is not None:
+        state[CALL_STATE_KEY] = entry
     call_id = f"layerrag-{raw.name}-{attempt}"
     runtime: Any = ToolRuntime(state=state, context=ctx, config={}, stream_writer=_ignore,
                                tool_call_id=call_id, store=None)
@@ -198,13 +223,15 @@ def _message(request: ToolCallRequest, content: Any) -> ToolMessage:
                        tool_call_id=request.tool_call["id"])
 
 
-def _content(message: ToolMessage | Command) -> str:
+def _content(message: ToolMessage | Command, entry: RecordedCall | None = None) -> str:
     """What the agent gets: the content, or a ToolException for an error message (the
     tool's ``handle_tool_error`` turns it into an error ToolMessage under a ToolNode, and
-    into the same text under a plain ``tool.invoke``)."""
+    into the same text under a plain ``tool.invoke``); ``entry`` records it."""
     if not isinstance(message, ToolMessage):
         raise TypeError(f"the harness returned {type(message).__name__}, not a ToolMessage")
     content = message.content if isinstance(message.content, str) else str(message.content)
+    if entry is not None:
+        entry.content, entry.error = content[:MESSAGE_CHARS], message.status == "error"
     if message.status == "error":
         raise ToolException(content)
     return content

@@ -30,7 +30,8 @@ from simulator.live.options import is_live
 from simulator.readers.call_metadata import Metadata, run_metadata
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RecordKey, RunRecord
-from simulator.runner.scoring import score_record
+from simulator.runner.scoring import scored
+from simulator.runner.trajectory.build import build_trajectory
 from simulator.runner.validate import validate_config
 from simulator.vocabulary import DEFAULT_AGENT
 
@@ -290,7 +291,7 @@ class MatrixRunner:
     def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
         reader = self.readers[cell.model]
         registered = {d: self.corpus.document(d).text for d in cell.labels.required_doc_ids}
-        record = score_record(
+        record, answer, trace = scored(
             episode, cell.task, cell.labels, run_id=self.run_id, model=cell.model,
             provider=reader.provider, scenario=cell.scenario, contract_mode=cell.mode,
             arm=cell.arm, latency_ms=latency_ms, agent=cell.agent, registered=registered,
@@ -299,7 +300,16 @@ class MatrixRunner:
 
         served = returned_texts(episode)
         edited = {d for d, text in registered.items() if served.get(d, text) != text}
-        return self._misleading(cell, record, registered, edited)
+        record = self._misleading(cell, record, registered, edited)
+        trajectory = build_trajectory(
+            episode, cell.task, cell.labels, record, answer=answer, trace=trace,
+            faults=self._fault_names(cell.scenario), registry=self.corpus.document,
+            top_k=self.config.top_k, instructions=self.instructions)
+        return record.model_copy(update={"trajectory": trajectory})
+
+    def _fault_names(self, scenario: str) -> tuple[str, ...]:
+        """The names of ``scenario``'s faults (what a trajectory credits effects to)."""
+        return tuple(f.name for f in self.chains[scenario].scenario.faults)
 
     def _misleading(self, cell: Cell, record: RunRecord, registered: dict[str, str],
                     edited: set[str]) -> RunRecord:

@@ -62,6 +62,11 @@ class RunRecord(Outcome):
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
+    trajectory: dict[str, Any] | None = Field(default=None, exclude=True, repr=False)
+    """What the agent was asked, did, saw and answered, and why it scored as it did
+    (simulator/runner/trajectory/): evaluator-side. Never in the record's own JSON
+    (``exclude``): the run store writes it to its own table, and an archive row, an
+    allowlist of the other fields, cannot hold it. None on records read back from a store."""
 
     @property
     def key(self) -> RecordKey:

@@ -49,7 +49,24 @@ def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
                  registered: Mapping[str, str] | None = None) -> RunRecord:
     """The scored record of a finished episode. ``registered`` (the registry's text of the
     required documents) lets the scorer see evidence served edited (misleading_evidence)."""
-    answer: AgentAnswer = state["answer"] or unknown_answer("the episode ended without an answer")
+    return scored(state, task, labels, run_id=run_id, model=model, provider=provider,
+                  scenario=scenario, contract_mode=contract_mode, arm=arm,
+                  latency_ms=latency_ms, agent=agent, registered=registered)[0]
+
+
+def final_answer_of(state: Episode) -> AgentAnswer:
+    """The episode's answer, or the structured unknown of an episode that has none."""
+    return state["answer"] or unknown_answer("the episode ended without an answer")
+
+
+def scored(state: Episode, task: Task, labels: Labels, *, run_id: str,
+           model: str, provider: str, scenario: str, contract_mode: str, arm: str,
+           latency_ms: float, agent: str = DEFAULT_AGENT,
+           registered: Mapping[str, str] | None = None
+           ) -> tuple[RunRecord, AgentAnswer, Trace]:
+    """:func:`score_record`, with the answer and trace it was scored from (what the
+    record's trajectory explains its scores with)."""
+    answer = final_answer_of(state)
     result: ReaderResult | None = state.get("reader_result")
     trace = trace_of(state, task)
     texts = returned_texts(state)
@@ -64,7 +81,7 @@ def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
         outcome = outcome.model_copy(update={"behaviour": behaviour_label(
             answer, task.question, task.answer_format, state.get("evidence", []),
             state.get("notes", []))})
-    return RunRecord(
+    record = RunRecord(
         run_id=run_id, model=model, provider=provider, scenario=scenario,
         contract_mode=contract_mode, arm=arm, agent=agent, task_id=task.task_id,
         task_row=task.row,
@@ -77,3 +94,4 @@ def score_record(state: Episode, task: Task, labels: Labels, *, run_id: str,
         output_tokens=result.output_tokens if result else 0,
         cost_usd=result.cost_usd if result else None,
     )
+    return record, answer, trace

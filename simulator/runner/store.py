@@ -32,7 +32,11 @@ CREATE TABLE IF NOT EXISTS records (
     arm TEXT NOT NULL, task_row INTEGER NOT NULL,
     data TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS trajectories (key TEXT PRIMARY KEY, data TEXT NOT NULL);
 """
+NO_TRAJECTORY = "no trajectory recorded"
+"""What a reader says of a record stored without one (a store made before trajectories,
+or a record written by a tool that gave none)."""
 
 
 def _writable(run_dir: Path, path: Path) -> bool:
@@ -211,16 +215,56 @@ class RunStore:
 
     def add(self, records: Iterable[RunRecord], *, replacing: Collection[str] = ()) -> int:
         """Insert records in one transaction; already-present keys are skipped, except
-        those in ``replacing`` (records being retried), whose stored row is replaced."""
-        rows = [(r.key.as_str(), r.model, r.scenario, r.contract_mode, r.arm, r.task_row,
-                 r.model_dump_json()) for r in self._own(records)]
+        those in ``replacing`` (records being retried), whose stored row is replaced.
+
+        Each record's trajectory (``RunRecord.trajectory``, kept out of the record's own
+        JSON) goes to the ``trajectories`` table in the same transaction, so a record is
+        never stored without the trajectory it was made with, nor the reverse."""
+        rows, paths = [], []
+        for r in self._own(records):
+            key = r.key.as_str()
+            rows.append((key, r.model, r.scenario, r.contract_mode, r.arm, r.task_row,
+                         r.model_dump_json()))
+            if r.trajectory is not None:
+                paths.append((key, json.dumps(r.trajectory, separators=(",", ":"))))
         with self._db:
             if replacing:
-                self._db.executemany("DELETE FROM records WHERE key=?",
-                                     [(row[0],) for row in rows if row[0] in replacing])
+                gone = [(row[0],) for row in rows if row[0] in replacing]
+                self._db.executemany("DELETE FROM records WHERE key=?", gone)
+                self._db.executemany("DELETE FROM trajectories WHERE key=?", gone)
             cur = self._db.executemany(
                 "INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        return cur.rowcount
+            written = cur.rowcount
+            if paths:
+                self._db.executemany("INSERT OR IGNORE INTO trajectories VALUES (?, ?)",
+                                     paths)
+        return written
+
+    @property
+    def has_trajectories(self) -> bool:
+        """Whether this store has a trajectories table (stores made before it do not)."""
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
+                                "name='trajectories'").fetchone() is not None
+
+    def trajectories(self, keys: Iterable[str]) -> dict[str, str]:
+        """The stored trajectory JSON of each of ``keys`` that has one (the others are
+        :data:`NO_TRAJECTORY`)."""
+        wanted = list(keys)
+        if not wanted or not self.has_trajectories:
+            return {}
+        found: dict[str, str] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(self._db.execute(
+                f"SELECT key, data FROM trajectories WHERE key IN ({marks})", chunk))
+        return found
+
+    def all_trajectories(self) -> dict[str, str]:
+        """Every stored trajectory's JSON, by record key."""
+        if not self.has_trajectories:
+            return {}
+        return dict(self._db.execute("SELECT key, data FROM trajectories"))
 
     def provider_error_keys(self) -> set[str]:
         """Records to retry: those stored as provider errors, and every record that sent
