@@ -129,6 +129,8 @@ SCENARIO_TABLE: tuple[ScenarioEntry, ...] = (
 """The nine reference scenarios, in the paper's table order (DESIGN.md)."""
 
 SCENARIO_NAMES: tuple[str, ...] = tuple(s.name for s in SCENARIO_TABLE)
+CLEAN_SCENARIO = "clean"
+"""The scenario with no fault: each faulted record's twin (same task, mode, arm) runs in it."""
 """The reference scenarios in table order: the default ``--scenarios`` of a run."""
 
 MISLEADING_SCENARIOS: tuple[ScenarioEntry, ...] = tuple(

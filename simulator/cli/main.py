@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from simulator import __version__
 from simulator.errors import LayerragError
 
-SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list", "judge")
+SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list", "judge",
+               "show")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -1,0 +1,134 @@
+"""A record's trajectory as text for a terminal: what ``layerrag show`` prints.
+
+One block per record, in the order things happened: the cell and its verdict first (what a
+reader scanning failures wants), then the task, each tool call with what came back and what
+each fault did to it, the policy decisions, the answer, and the truth it was scored
+against with a reason for every check. ``side_by_side`` puts a record beside its clean
+twin, so the fault's effect shows as the difference between two columns.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from itertools import zip_longest
+
+from simulator.runner.record import RunRecord
+from simulator.runner.trajectory.model import HitSeen, ToolStep, Trajectory
+
+HIT_TEXT_CHARS = 160
+"""The most characters of a hit's text shown (``--json`` has the stored text)."""
+_MARK = {True: "ok  ", False: "FAIL"}
+
+
+def record_lines(record: RunRecord, path: Trajectory | None, *, no_trajectory: str
+                 ) -> list[str]:
+    """The block for one record (unwrapped lines; the caller wraps them to its width)."""
+    lines = [f"== {record.key.as_str()} (task row {record.task_row})",
+             _headline(record)]
+    if path is None:
+        return [*lines, f"   ({no_trajectory}: the scores above are all the store kept)"]
+    lines += ["", f"Question: {path.question}"]
+    extra = path.task_message.removeprefix(path.question).strip()
+    if extra:
+        lines += [f"   {line}" for line in extra.splitlines()]
+    for number, step in enumerate(path.steps, 1):
+        lines += _step_lines(number, step)
+    if not path.steps:
+        lines.append("No tool call.")
+    for decision in path.policy:
+        lines.append(f"Policy {decision.policy}: {decision.action} ({decision.reason})")
+    if path.terminated:
+        lines.append(f"Run ended by: {path.terminated}")
+    lines += _answer_lines(path)
+    lines += _verdict_lines(path)
+    return lines
+
+
+def _headline(record: RunRecord) -> str:
+    if record.S:
+        return "S ok: strictly successful"
+    layer = record.failure_layer or "unknown"
+    flags = [name for name in ("agent_error", "provider_error", "reader_error")
+             if getattr(record, name, False)]
+    safe = "safe" if record.safe_resolution else "not safe"
+    return f"S FAIL, {safe}, failure layer {layer}" + (
+        f" ({', '.join(flags)})" if flags else "")
+
+
+def _step_lines(number: int, step: ToolStep) -> list[str]:
+    args = ", ".join(f"{k}={v!r}" for k, v in step.args.items())
+    hidden = "" if step.shown else "  [retried by a policy before the agent saw it]"
+    came = f"{len(step.hits)} hits" if step.hits else step.status
+    lines = ["", f"Call {number}: {step.tool}({args}) -> {step.status}, {came}{hidden}"]
+    by_doc: dict[str, list[str]] = {h.doc_id: [] for h in step.hits}
+    general: list[str] = []
+    for effect in step.faults:
+        doc = effect.effect.split(":", 1)[0].split(" ", 1)[0]
+        who = effect.fault or "no fault of this scenario"
+        (by_doc[doc] if doc in by_doc else general).append(f"{who}: {effect.effect}")
+    lines += [f"   ! {line}" for line in general]
+    for hit in step.hits:
+        lines += _hit_lines(hit, by_doc[hit.doc_id])
+    lines += [f"   note: {note}" for note in step.notes]
+    lines += [f"   repaired: {repair}" for repair in step.repairs]
+    if step.message:
+        lines.append(f"   message: {step.message}")
+    return lines
+
+
+def _hit_lines(hit: HitSeen, effects: list[str]) -> list[str]:
+    meta = " | ".join(str(v) for v in (hit.status, hit.effective_year, hit.version,
+                                       hit.domain) if v is not None)
+    text = hit.text if len(hit.text) <= HIT_TEXT_CHARS else hit.text[:HIT_TEXT_CHARS] + "..."
+    return [f"   [{hit.doc_id}] {hit.title} | {meta}", f"      {text}",
+            *(f"      ! {line}" for line in effects)]
+
+
+def _answer_lines(path: Trajectory) -> list[str]:
+    answer = path.answer
+    cites = ", ".join(answer.citations) or "none"
+    if answer.abstained:
+        head = f"Answer: abstained ({answer.reason or 'no reason given'})"
+        if answer.value is not None:
+            head += f"; submitted with the value {answer.value!r}"
+    elif answer.value is None:
+        head = f"Answer: none ({answer.reason or 'no answer'})"
+    else:
+        head = f"Answer: {answer.value!r}"
+    lines = ["", head, f"   citations: {cites}"]
+    if answer.prose:
+        lines.append(f"   prose: {answer.prose}")
+    return lines
+
+
+def _verdict_lines(path: Trajectory) -> list[str]:
+    v = path.verdict
+    lines = [f"Expected: {v.expected_answer!r} from {', '.join(v.required_doc_ids)}"]
+    if len(v.accepted_answers) > 1:
+        lines.append(f"   accepted: {', '.join(v.accepted_answers)}")
+    if v.superseded_answers:
+        lines.append(f"   superseded: {', '.join(v.superseded_answers)}")
+    for name in ("E", "R", "G", "V", "S"):
+        check = getattr(v, name)
+        lines.append(f"   {name}    {_MARK[check.ok]} {check.why}")
+    lines.append(f"   safe {_MARK[v.safe_resolution.ok]} {v.safe_resolution.why}")
+    if v.failure_layer:
+        lines.append(f"Why S failed: {v.failure_layer}: {v.failure_why}")
+    return lines
+
+
+def wrapped(lines: list[str], width: int) -> list[str]:
+    """``lines`` wrapped to ``width``, continuation lines keeping their indent."""
+    out: list[str] = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out += textwrap.wrap(line, width, subsequent_indent=indent,
+                             break_on_hyphens=False) or [""]
+    return out
+
+
+def side_by_side(left: list[str], right: list[str], width: int) -> list[str]:
+    """Two blocks in two columns of ``width`` characters in all (a gutter between)."""
+    column = max(20, (width - 3) // 2)
+    return [f"{a:<{column}} | {b}".rstrip() for a, b in
+            zip_longest(wrapped(left, column), wrapped(right, column), fillvalue="")]
