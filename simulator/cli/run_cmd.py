@@ -209,8 +209,11 @@ def _run(args: argparse.Namespace) -> int:
 
         print_run_report(args.out, args.format, full=args.full)
     from simulator.cli.live_run import explain_agent_errors
+    from simulator.cli.show_cmd import where_next
 
     explain_agent_errors(summary)
+    if summary.total:
+        print(where_next(summary.run_dir), file=sys.stderr)
     return summary.exit_code
 
 
@@ -259,6 +262,9 @@ def _run_live(config: RunConfig, args: argparse.Namespace, options: LiveOptions,
         from simulator.cli.report_cmd import print_run_report
 
         print_run_report(args.out, args.format, full=args.full)
+    from simulator.cli.show_cmd import where_next
+
     explain_provider_errors(summary)
     explain_agent_errors(summary)
+    print(where_next(summary.run_dir), file=sys.stderr)
     return summary.exit_code

@@ -22,6 +22,12 @@ EXAMPLES = """examples:
 DEFAULT_LIMIT = 10
 
 
+def where_next(run_dir: Path) -> str:
+    """The line ``layerrag run`` ends with: where to look at what the agent did."""
+    return (f"next: layerrag show {run_dir} --failed (what the agent did in each failure); "
+            f"layerrag view {run_dir} --out {run_dir}/view.html (a page for the browser)")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "show", help="print records' trajectories: calls, results, faults, answer, verdict",
