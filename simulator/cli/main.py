@@ -18,7 +18,7 @@ from simulator import __version__
 from simulator.errors import LayerragError
 
 SUBCOMMANDS = ("corpus", "audit", "run", "report", "archive", "study", "credit", "list", "judge",
-               "show")
+               "show", "view")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
