@@ -25,6 +25,7 @@ EXAMPLES = """examples:
   layerrag judge runs/deterministic --weights uniform
   layerrag judge runs/deterministic --weights retrieval-heavy --json
   layerrag judge runs/deterministic --weights my_weights.toml   # the eight names -> weights
+  layerrag judge runs/react --compare runs/deterministic         # paired Wilcoxon, per task
 """
 
 
@@ -50,6 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="bootstrap replicates (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    parser.add_argument("--compare", type=Path, metavar="RUN_B",
+                        help="compare RUN_DIR (system a) with RUN_B (system b) on per-task "
+                             "S_final: paired Wilcoxon signed-rank test beside the paired "
+                             "bootstrap interval, per scenario x mode (the paper's Table 2)")
     parser.set_defaults(func=_judge)
 
 
@@ -66,6 +71,8 @@ def _judge(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
     started = time.perf_counter()
+    if args.compare is not None:
+        return _compare(args, weights_name, weights)
     judged, stored = judge_run(args.run_dir, args.judge)
     cells = summarize(judged, weights, replicates=args.replicates, seed=args.seed)
     seconds = time.perf_counter() - started
@@ -82,6 +89,43 @@ def _judge(args: argparse.Namespace) -> int:
     print(f"judged {sum(c.judged for c in cells)} records, "
           f"{sum(c.unjudged for c in cells)} unjudged, in {seconds:.1f} s; {where}",
           file=sys.stderr)
+    return 0
+
+
+def _compare(args: argparse.Namespace, weights_name: str,
+             weights: dict[MetricName, float]) -> int:
+    """``--compare RUN_B``: system a (RUN_DIR) against system b, task by task."""
+    from simulator.errors import UsageError
+    from simulator.judge.run import judge_run
+    from simulator.stats.wilcoxon import compare
+
+    judged_a, _ = judge_run(args.run_dir, args.judge, store_results=False)
+    judged_b, _ = judge_run(args.compare, args.judge, store_results=False)
+    rows = compare(judged_a, judged_b, weights, replicates=args.replicates, seed=args.seed)
+    if not rows:
+        raise UsageError(f"--compare {args.compare}: no task is judged in the same arm, "
+                         f"scenario and mode in both runs, so there is nothing to pair")
+    if args.json:
+        print(json.dumps({"a": str(args.run_dir), "b": str(args.compare),
+                          "judge": args.judge, "weights": weights_name,
+                          "comparisons": [r.model_dump(mode="json") for r in rows]},
+                         indent=2))
+        return 0
+    head = ["arm", "scenario", "mode", "pairs", "mean a", "mean b", "delta a-b [95% CI]",
+            "Wilcoxon W", "p", "note"]
+    lines = [f"## S_final, {args.run_dir} (a) vs {args.compare} (b): judge {args.judge}, "
+             f"weights {weights_name}", "", "Per task: each side's mean S_final over its "
+             "judged records of the task in the cell; pairs judged on both sides only. "
+             "Paired Wilcoxon signed-rank test (two-sided), paired hierarchical bootstrap "
+             "interval clustered on policy units.", "", _row(head), _row(["---"] * len(head))]
+    for r in rows:
+        lines.append(_row([r.arm, r.scenario, r.contract_mode, str(r.pairs),
+                           f"{r.mean_a:.4f}", f"{r.mean_b:.4f}",
+                           f"{r.delta:+.4f} [{r.low:+.3f}, {r.high:+.3f}]",
+                           "n/a" if r.statistic is None else f"{r.statistic:g}",
+                           "n/a" if r.p_value is None else f"{r.p_value:.4f}",
+                           r.note or ""]))
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

@@ -3,6 +3,8 @@ Table 2), checked against scipy on hand-made judgments and on two real judged ru
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from scipy.stats import wilcoxon  # type: ignore[import-untyped]
 
@@ -90,3 +92,21 @@ def test_two_real_runs_pair_on_every_task_of_every_cell(
     assert overall.pairs == 72 and overall.scenario == ALL
     same = compare(pipeline, pipeline, PAPER, replicates=50)
     assert all(r.p_value is None and r.delta == 0.0 for r in same)
+
+
+def test_the_cli_compares_two_runs_and_refuses_runs_with_nothing_to_pair(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from simulator.cli.main import main
+    from tests.cli.test_bad_input import one_line_error
+
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    run_matrix(RunConfig(tasks=6, scenarios=("clean",)), a, progress=False)
+    run_matrix(RunConfig(tasks=6, scenarios=("clean",), agent="react"), b, progress=False)
+    run_matrix(RunConfig(tasks=6, scenarios=("stale_index",)), c, progress=False)
+    assert main(["judge", str(a), "--compare", str(b), "--json", "--replicates", "50"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(r["scenario"], r["pairs"]) for r in data["comparisons"]] == [
+        ("clean", 6), ("clean", 6), (ALL, 12)]
+    assert "nothing to pair" in one_line_error(capsys, "judge", str(a), "--compare", str(c))
