@@ -88,6 +88,8 @@ class EpisodeUpdate(TypedDict, total=False):
     terminated: str | None
     answer: AgentAnswer | None
     reader_result: ReaderResult | None
+    transcript: NotRequired[list[Any]]
+    final_text: NotRequired[str | None]
 
 
 class ToolInvoker(Protocol):
