@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
 
 from simulator.agent.gate import UNCONTROLLED, Action, PolicyGate
 from simulator.agent.pipelines import DEFAULT_PIPELINE
@@ -60,11 +60,11 @@ class Episode(TypedDict):
     answer: AgentAnswer | None
     reader_result: ReaderResult | None
     """Set exactly when a prompt was built and the reader was called."""
-    transcript: NotRequired[list[Any]]
+    transcript: list[Any] | None
     """A tool-calling agent's calls as it made them, each with its arguments and the message
     it got (``simulator.agents.harness.RecordedCall``), for the record's trajectory; the
     pipeline's calls are its ``calls`` and ``payloads``."""
-    final_text: NotRequired[str | None]
+    final_text: str | None
     """A tool-calling agent's final message text, when it ended in prose."""
 
 
@@ -88,8 +88,8 @@ class EpisodeUpdate(TypedDict, total=False):
     terminated: str | None
     answer: AgentAnswer | None
     reader_result: ReaderResult | None
-    transcript: NotRequired[list[Any]]
-    final_text: NotRequired[str | None]
+    transcript: list[Any] | None
+    final_text: str | None
 
 
 class ToolInvoker(Protocol):

@@ -33,7 +33,7 @@ def initial_episode(task: Task) -> Episode:
     return {"question": task.question, "answer_format": task.answer_format, "next": "retrieve",
             "raw": None, "calls": [], "payloads": [], "policy_steps": [], "evidence": [],
             "notes": [], "instructions": "", "decision": None, "terminated": None, "answer": None,
-            "reader_result": None}
+            "reader_result": None, "transcript": None, "final_text": None}
 
 
 def merge(episode: Episode, update: EpisodeUpdate) -> Episode:
