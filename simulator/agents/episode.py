@@ -159,7 +159,7 @@ def episode_of(ctx: ToolRunContext, final: dict[str, Any] | None, error: str | N
                        _run_error(ctx, answer, agent_error=True) if agent_error else
                        _model_result(answer, messages, unparseable) if messages else None),
         transcript=list(recorder.calls),
-        final_text=(str(last.content).strip() or None) if last is not None else None)
+        final_text=(last.text.strip() or None) if last is not None else None)
 
 
 def _run_error(ctx: ToolRunContext, answer: AgentAnswer, *, provider_error: bool = False,
