@@ -33,8 +33,8 @@ from simulator.runner.store import RunStore
 RECORD_CAP = 20_000
 """The most records a page carries; above it a seeded sample of this many is kept."""
 PAGE_TEMPLATE = "view_page.html"
-_FIELDS = ("model", "scenario", "contract_mode", "arm", "task_id", "task_row", "agent", "S",
-           "E", "R", "G", "V", "safe_resolution", "failure_layer", "abstained")
+_FIELDS = ("run_id", "model", "scenario", "contract_mode", "arm", "task_id", "task_row", "agent",
+           "S", "E", "R", "G", "V", "safe_resolution", "failure_layer", "abstained")
 
 
 def markdown_html(text: str) -> str:
