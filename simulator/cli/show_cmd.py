@@ -60,6 +60,7 @@ def _show(args: argparse.Namespace) -> int:
     from simulator.runner.store import NO_TRAJECTORY, STORE_FILE, RunStore
     from simulator.runner.trajectory.select import RecordFilter, as_json, select
     from simulator.runner.trajectory.text import record_lines, side_by_side, wrapped
+    from simulator.vocabulary import CLEAN_SCENARIO
 
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all) or more, got {args.limit}")
@@ -81,7 +82,7 @@ def _show(args: argparse.Namespace) -> int:
         lines = record_lines(shown.record, shown.trajectory, no_trajectory=NO_TRAJECTORY)
         if args.twin:
             if shown.twin is None:
-                why = ("this record is itself clean" if shown.record.scenario == "clean"
+                why = ("this record is itself clean" if shown.record.scenario == CLEAN_SCENARIO
                        else "its clean twin is not in this run")
                 out += [*wrapped(lines, width), f"   (no twin: {why})"]
             else:

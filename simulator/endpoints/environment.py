@@ -43,7 +43,7 @@ from simulator.errors import UsageError
 from simulator.registry import Registry
 from simulator.retrieval.base import DEFAULT_RETRIEVER, DEFAULT_TOP_K, RetrievalContext, Retriever
 from simulator.retrieval.corruption import corrupt_metadata
-from simulator.retrieval.index import DocumentIndex
+from simulator.retrieval.index import LIVE_SNAPSHOT, DocumentIndex
 
 TOOL_NAMES = ("search_policies", "fetch_document")
 _tools: Registry[str] = Registry("tool")
@@ -271,7 +271,7 @@ class PolicyEnvironment:
                                     fields=corruption.fields)
             index = base.with_metadata(docs)
         elif lag == 0:
-            index = DocumentIndex.from_corpus(self.corpus, snapshot_id="live")
+            index = DocumentIndex.from_corpus(self.corpus, snapshot_id=LIVE_SNAPSHOT)
         else:
             docs = self.registry.snapshot(lag)
             if not docs:

@@ -16,11 +16,14 @@ import numpy as np
 from simulator.corpus.model import Corpus, Document
 from simulator.retrieval.domain_cues import DomainCues
 
+LIVE_SNAPSHOT = "live"
+"""The snapshot id of the current index (a stale index has another)."""
+
 
 class DocumentIndex:
     """Documents, their TF-IDF matrix, and a snapshot description."""
 
-    def __init__(self, documents: Sequence[Document], *, snapshot_id: str = "live",
+    def __init__(self, documents: Sequence[Document], *, snapshot_id: str = LIVE_SNAPSHOT,
                  built_year: int | None = None,
                  cues: DomainCues | Mapping[str, Sequence[str]] | None = None) -> None:
         self.documents: tuple[Document, ...] = tuple(documents)
@@ -50,7 +53,8 @@ class DocumentIndex:
 
     @classmethod
     def from_corpus(cls, corpus: Corpus, documents: Sequence[Document] | None = None, *,
-                    snapshot_id: str = "live", built_year: int | None = None) -> DocumentIndex:
+                    snapshot_id: str = LIVE_SNAPSHOT, built_year: int | None = None
+                    ) -> DocumentIndex:
         """An index over ``documents`` (default: all of the corpus) carrying its cue words."""
         docs = corpus.documents if documents is None else documents
         return cls(docs, snapshot_id=snapshot_id, built_year=built_year, cues=corpus.cues)

@@ -298,13 +298,18 @@ class RunStore:
         query = ("SELECT data FROM records ORDER BY model, scenario, contract_mode, arm, "
                  "task_row")
         for (data,) in self._db.execute(query):
-            try:
-                yield RunRecord.model_validate_json(data)
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "record"
-                raise UsageError(f"{self.path}: a stored record is not a valid record "
-                                 f"({where}: {first['msg']})") from None
+            yield self.parsed(data)
+
+    def parsed(self, data: str) -> RunRecord:
+        """One stored record's JSON as a record; a row that is not one is a one-line
+        :class:`UsageError` naming the store and the field."""
+        try:
+            return RunRecord.model_validate_json(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "record"
+            raise UsageError(f"{self.path}: a stored record is not a valid record "
+                             f"({where}: {first['msg']})") from None
 
     def _own(self, records: Iterable[RunRecord]) -> Iterator[RunRecord]:
         """``records``, each checked to belong to the run that claimed this store."""

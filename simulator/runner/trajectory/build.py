@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from simulator.agent.observation import evidence_of
 from simulator.agent.state import Episode
 from simulator.agent.trace import Trace
 from simulator.agents.prompt import task_message
@@ -30,12 +31,7 @@ def _cut(text: str | None, limit: int = TEXT_CHARS) -> str | None:
 
 
 def _hits(payload: Any) -> list[dict[str, Any]]:
-    if payload is None:
-        return []
-    return [{"doc_id": h.doc_id, "title": h.title, "text": _cut(h.text),
-             "status": h.metadata.status, "effective_year": h.metadata.effective_year,
-             "version": h.metadata.version, "domain": h.metadata.domain}
-            for h in payload.hits]
+    return [{**e.model_dump(), "text": _cut(e.text)} for e in evidence_of(payload)]
 
 
 def _failed_message(call: Any) -> str | None:

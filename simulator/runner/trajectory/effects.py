@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from simulator.agent.trace import ToolCallTrace
+from simulator.retrieval.index import LIVE_SNAPSHOT
 
-LIVE_SNAPSHOT = "live"
 _CREDIT: dict[str, tuple[str, ...]] = {
     "missing": ("missing_tool_output",),
     "schema": ("schema_drift",),

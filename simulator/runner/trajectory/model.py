@@ -19,6 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from simulator.readers.base import Evidence
+
 TRAJECTORY_VERSION = 1
 """Bump when the shape changes; readers refuse versions they do not know."""
 TEXT_CHARS = 600
@@ -39,16 +41,9 @@ class FaultEffect(_Frozen):
     """One line: ``served the stale index snapshot snapshot-2022-r1``."""
 
 
-class HitSeen(_Frozen):
-    """One search hit as the agent saw it (after faults and the contract step)."""
-
-    doc_id: str
-    title: str
-    text: str
-    status: str | None = None
-    effective_year: int | None = None
-    version: str | None = None
-    domain: str | None = None
+HitSeen = Evidence
+"""One search hit as the agent saw it (after faults and the contract step): the same prose
+and allowlisted metadata a reader is given (simulator.readers.base.Evidence)."""
 
 
 class ToolStep(_Frozen):

@@ -95,7 +95,7 @@ def select(store: RunStore, wanted: RecordFilter, *, twins: bool = False) -> Sel
     limit = "" if wanted.limit is None else f" LIMIT {int(wanted.limit)}"
     rows = db.execute(f"SELECT key, data FROM records{clause} ORDER BY model, scenario, "
                       f"contract_mode, arm, task_row{limit}", params).fetchall()
-    records = {key: _record(store, data) for key, data in rows}
+    records = {key: store.parsed(data) for key, data in rows}
     twin_keys: dict[str, str] = {}
     if twins:
         for key, record in records.items():
@@ -105,7 +105,7 @@ def select(store: RunStore, wanted: RecordFilter, *, twins: bool = False) -> Sel
         found = dict(db.execute(
             f"SELECT key, data FROM records WHERE key IN ({','.join('?' * len(twin_keys))})",
             list(twin_keys.values())).fetchall()) if twin_keys else {}
-        twin_records = {k: _record(store, d) for k, d in found.items()}
+        twin_records = {k: store.parsed(d) for k, d in found.items()}
     else:
         twin_records = {}
     paths = store.trajectories([*records, *twin_records])
@@ -129,14 +129,6 @@ def _task_exists(db: Any, task: str) -> bool:
     return db.execute("SELECT 1 FROM records WHERE json_extract(data, '$.task_id') = ? OR "
                       "task_row = ? LIMIT 1",
                       (task, int(task) if task.isdigit() else -1)).fetchone() is not None
-
-
-def _record(store: RunStore, data: str) -> RunRecord:
-    try:
-        return RunRecord.model_validate_json(data)
-    except ValidationError as exc:
-        raise UsageError(f"{store.path}: a stored record is not a valid record "
-                         f"({exc.errors()[0]['msg']})") from None
 
 
 def _trajectory(store: RunStore, data: str | None) -> Trajectory | None:
