@@ -17,22 +17,12 @@ from typing import Any
 
 import pytest
 
-from simulator.cli.main import main
-
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="chromium not installed: apt-get install chromium chromium-driver (.ci/run does)")
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "img" / "view.png"
-
-
-@pytest.fixture(scope="module")
-def page(deterministic_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("view") / "view.html"
-    assert main(["view", str(deterministic_run), "--out", str(out), "--replicates",
-                 "200"]) == 0
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -68,11 +58,11 @@ def _rows(driver: Any) -> int:
 
 
 def test_the_page_renders_filters_and_opens_a_record_beside_its_twin(
-        page: Path, browser: Any) -> None:
+        full_page: Path, browser: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.get(page.as_uri())
+    browser.get(full_page.as_uri())
     ready_ms = _ready(browser)
     heat = browser.find_elements(By.CSS_SELECTOR, "#heatmaps table.heat td.cell")
     assert len(heat) == 9 * 2 * 2  # nine scenarios x two modes, S and safe
@@ -97,12 +87,12 @@ def test_the_page_renders_filters_and_opens_a_record_beside_its_twin(
     assert "Clean twin" in twin and "|clean|" in twin and "stale index" not in twin
     if os.environ.get("LAYERRAG_VIEW_SCREENSHOT"):  # how docs/img/view.png is made
         browser.save_screenshot(str(SCREENSHOT))
-    print(f"ready {ready_ms:.0f} ms after navigation start; {page.stat().st_size} bytes")
+    print(f"ready {ready_ms:.0f} ms after navigation start; {full_page.stat().st_size} bytes")
 
 
-def test_the_page_makes_no_network_request(page: Path, browser: Any) -> None:
+def test_the_page_makes_no_network_request(full_page: Path, browser: Any) -> None:
     browser.get_log("performance")  # drop what earlier tests logged
-    browser.get(page.as_uri())
+    browser.get(full_page.as_uri())
     _ready(browser)
     resources = browser.execute_script(
         "return performance.getEntriesByType('resource').map(e => e.name)")
@@ -112,4 +102,4 @@ def test_the_page_makes_no_network_request(page: Path, browser: Any) -> None:
     requested = [json.loads(entry["message"])["message"]["params"]["request"]["url"]
                  for entry in browser.get_log("performance")
                  if '"Network.requestWillBeSent"' in entry["message"]]
-    assert requested and all(url == page.as_uri() for url in requested), requested
+    assert requested and all(url == full_page.as_uri() for url in requested), requested

@@ -32,14 +32,6 @@ def _meta(page: str) -> dict[str, object]:
     return json.loads(found.group(1))
 
 
-@pytest.fixture(scope="module")
-def full_page(deterministic_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("page") / "view.html"
-    assert main(["view", str(deterministic_run), "--out", str(out), "--replicates",
-                 "200"]) == 0
-    return out
-
-
 def test_the_full_run_fits_in_one_small_file_with_every_record(full_page: Path) -> None:
     assert full_page.stat().st_size <= 10_000_000
     page = full_page.read_text()
