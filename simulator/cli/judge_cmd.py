@@ -14,10 +14,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from simulator.cli.judge_llm import add_llm_judge_options
 
 if TYPE_CHECKING:
     from simulator.judge.metrics import MetricName
+    from simulator.judge.run import JudgedRecord
     from simulator.stats.judged import CellSummary, MeanInterval
 
 EXAMPLES = """examples:
@@ -43,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="a run directory (runs.sqlite)")
     parser.add_argument("--judge", default="deterministic",
                         help="the judge: deterministic (the offline reference judge; "
-                             "default)")
+                             "default) or PROVIDER:MODEL, an LLM judge (openai:gpt-4o-mini, "
+                             "or openai:NAME with --base-url for a local server)")
     parser.add_argument("--weights", default="paper", metavar="PROFILE|FILE",
                         help="S_final weights: paper (default), uniform, retrieval-heavy, "
                              "or a TOML / JSON file of the eight metric names")
@@ -55,13 +59,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="compare RUN_DIR (system a) with RUN_B (system b) on per-task "
                              "S_final: paired Wilcoxon signed-rank test beside the paired "
                              "bootstrap interval, per scenario x mode (the paper's Table 2)")
+    add_llm_judge_options(parser)
     parser.set_defaults(func=_judge)
 
 
 def _judge(args: argparse.Namespace) -> int:
+    from simulator.cli.judge_llm import is_llm_judge, refuse_llm_options_for
     from simulator.errors import UsageError
-    from simulator.judge.deterministic import RUBRIC_HASH
-    from simulator.judge.run import judge_run
     from simulator.judge.weights import load_weights
     from simulator.stats.judged import as_json, summarize
 
@@ -70,37 +74,70 @@ def _judge(args: argparse.Namespace) -> int:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    if not is_llm_judge(args.judge):
+        refuse_llm_options_for(args)
     started = time.perf_counter()
     if args.compare is not None:
         return _compare(args, weights_name, weights)
-    judged, stored = judge_run(args.run_dir, args.judge)
+    outcome = judged_run(args, args.run_dir)
+    if isinstance(outcome, int):
+        return outcome
+    judged, stored, rubric, extra = outcome
     cells = summarize(judged, weights, replicates=args.replicates, seed=args.seed)
     seconds = time.perf_counter() - started
     if args.json:
-        print(json.dumps(as_json(cells, weights_name=weights_name, weights=weights,
-                                 judge=args.judge, rubric=RUBRIC_HASH,
-                                 replicates=args.replicates, seed=args.seed), indent=2))
+        table = as_json(cells, weights_name=weights_name, weights=weights, judge=args.judge,
+                        rubric=rubric, replicates=args.replicates, seed=args.seed)
+        if extra is not None:
+            table["judge_calls"] = extra.as_json()
+        print(json.dumps(table, indent=2))
     else:
         sys.stdout.write(render_markdown(cells, weights_name=weights_name, judge=args.judge,
-                                         rubric=RUBRIC_HASH))
+                                         rubric=rubric))
     sys.stdout.flush()
     where = "stored in the run store (table judgments)" if stored else (
         "not stored: the run store is read-only")
     print(f"judged {sum(c.judged for c in cells)} records, "
           f"{sum(c.unjudged for c in cells)} unjudged, in {seconds:.1f} s; {where}",
           file=sys.stderr)
+    if extra is not None:
+        print(extra.summary(), file=sys.stderr)
     return 0
+
+
+def judged_run(args: argparse.Namespace, run_dir: Path, *, write: bool = True
+               ) -> tuple[list[JudgedRecord], bool, str, Any] | int:
+    """Judge ``run_dir`` with ``args.judge``: (records, stored, rubric hash, the LLM judge's
+    call summary or None), or the exit code of an LLM judge that stopped early."""
+    from simulator.cli.judge_llm import is_llm_judge, run_llm_judge, stop_code
+    from simulator.judge.deterministic import RUBRIC_HASH
+    from simulator.judge.run import judge_run
+    from simulator.runner.store import RunStore
+
+    if not is_llm_judge(args.judge):
+        judged, stored = judge_run(run_dir, args.judge, store_results=write)
+        return judged, stored, RUBRIC_HASH, None
+    with RunStore(run_dir, create=False) as store:
+        call = run_llm_judge(args, store, write=write)
+    code = stop_code(call)
+    if code is not None:
+        return code
+    return call.run.judged, call.run.stored, call.judge.rubric_hash, call
 
 
 def _compare(args: argparse.Namespace, weights_name: str,
              weights: dict[MetricName, float]) -> int:
     """``--compare RUN_B``: system a (RUN_DIR) against system b, task by task."""
     from simulator.errors import UsageError
-    from simulator.judge.run import judge_run
     from simulator.stats.wilcoxon import compare
 
-    judged_a, _ = judge_run(args.run_dir, args.judge, store_results=False)
-    judged_b, _ = judge_run(args.compare, args.judge, store_results=False)
+    sides = []
+    for run_dir in (args.run_dir, args.compare):
+        outcome = judged_run(args, run_dir, write=False)
+        if isinstance(outcome, int):
+            return outcome
+        sides.append(outcome[0])
+    judged_a, judged_b = sides
     rows = compare(judged_a, judged_b, weights, replicates=args.replicates, seed=args.seed)
     if not rows:
         raise UsageError(f"--compare {args.compare}: no task is judged in the same arm, "

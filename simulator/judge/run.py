@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import ValidationError
 
@@ -20,9 +21,6 @@ from simulator.judge.model import Judgment
 from simulator.judge.store import raw_records, write_judgments
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
-
-JUDGES = (JUDGE_NAME,)
-"""The judges ``layerrag judge --judge`` knows (the LLM judge is issue 30, item 3)."""
 
 
 @dataclass(frozen=True)
@@ -59,29 +57,61 @@ def run_labels(store: RunStore) -> dict[str, Labels]:
     return {label.task_id: label for label in corpus.labels}
 
 
-def judge_store(store: RunStore, judge: str = JUDGE_NAME) -> list[JudgedRecord]:
-    """Judge every record of ``store`` (unreadable ones are unjudged, never skipped)."""
-    if judge not in JUDGES:
-        raise UsageError(f"--judge {judge}: unknown judge (known: {', '.join(JUDGES)}; the "
-                         "LLM judge is not built yet)")
-    labels = run_labels(store)
-    out: list[JudgedRecord] = []
+class StoredRecord(NamedTuple):
+    """One stored record, parsed when it can be, with the columns the judge groups by."""
+
+    key: str
+    model: str
+    scenario: str
+    contract_mode: str
+    arm: str
+    record: RunRecord | None
+    unreadable: str | None
+    """Why the record could not be parsed (then ``record`` is None)."""
+
+    def judged(self, judgment: Judgment) -> JudgedRecord:
+        r = self.record
+        if r is None:
+            return JudgedRecord(judgment, "?", self.model, self.scenario, self.contract_mode,
+                                self.arm, None, None)
+        return JudgedRecord(judgment, r.provider, r.model, r.scenario, r.contract_mode,
+                            r.arm, r.unit, r.task_row, r.groundedness_false_positive)
+
+
+def stored_records(store: RunStore) -> list[StoredRecord]:
+    """Every record of ``store``; an unreadable one is kept, with why, to be unjudged."""
+    out: list[StoredRecord] = []
     for key, model, scenario, mode, arm, data in raw_records(store):
         try:
             record = RunRecord.model_validate_json(data)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "record"
-            out.append(JudgedRecord(unjudged(key, f"unreadable record ({where}: "
-                                                  f"{first['msg']})"),
-                                    "?", model, scenario, mode, arm, None, None))
+            out.append(StoredRecord(key, model, scenario, mode, arm, None,
+                                    f"unreadable record ({where}: {first['msg']})"))
             continue
-        label = labels.get(record.task_id)
-        judgment = (judge_record(record, label) if label is not None else
-                    unjudged(key, f"task {record.task_id} has no labels in the run's corpus"))
-        out.append(JudgedRecord(judgment, record.provider, record.model, record.scenario,
-                                record.contract_mode, record.arm, record.unit,
-                                record.task_row, record.groundedness_false_positive))
+        out.append(StoredRecord(key, model, scenario, mode, arm, record, None))
+    return out
+
+
+def judge_store(store: RunStore, judge: str = JUDGE_NAME) -> list[JudgedRecord]:
+    """Judge every record of ``store`` with the reference judge (unreadable ones are
+    unjudged, never skipped)."""
+    if judge != JUDGE_NAME:
+        raise UsageError(f"--judge {judge}: unknown judge (known: {JUDGE_NAME}, or "
+                         "PROVIDER:MODEL for an LLM judge)")
+    labels = run_labels(store)
+    out: list[JudgedRecord] = []
+    for stored in stored_records(store):
+        record = stored.record
+        if record is None:
+            judgment = unjudged(stored.key, stored.unreadable or "unreadable record")
+        elif record.task_id not in labels:
+            judgment = unjudged(stored.key, f"task {record.task_id} has no labels in the "
+                                            "run's corpus")
+        else:
+            judgment = judge_record(record, labels[record.task_id])
+        out.append(stored.judged(judgment))
     return out
 
 

@@ -57,6 +57,8 @@ class RecordedCall(BaseModel):
     structured: dict[str, Any] | None = None
     """The agent's structured final answer, when the call produced one."""
     reader_error: bool = False
+    note: str | None = None
+    """Why a call's output broke its contract (an LLM judge's unjudged reason)."""
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None

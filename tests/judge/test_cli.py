@@ -33,7 +33,9 @@ def test_judge_json_has_one_cell_per_scenario_and_mode(
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--weights", "heavy"], "--weights heavy: neither a profile"),
-    (["--judge", "openai:gpt-4o"], "unknown judge"),
+    (["--judge", "gpt-4o"], "unknown judge"),
+    (["--judge", "nope:m"], "expected deterministic or PROVIDER:MODEL"),
+    (["--base-url", "http://127.0.0.1:9"], "--base-url applies to an LLM judge"),
     (["--replicates", "0"], "--replicates must be at least 1"),
 ])
 def test_bad_input_is_one_line_and_exit_2(small_run: Path, capsys: pytest.CaptureFixture[str],

@@ -34,6 +34,7 @@ from simulator.readers.base import Evidence, ReaderInput
 from simulator.readers.chat_output import ANSWER_TOOL
 from simulator.readers.chat_prompt import SYSTEM
 from simulator.readers.deterministic import DeterministicReader
+from tests.live.fake_judge import fake_judgment, is_judge_request, judge_prompt
 
 
 @dataclass(frozen=True)
@@ -157,13 +158,18 @@ class Request:
         return {t.get("function", {}).get("name") for t in self.body.get("tools") or []}
 
     @property
+    def is_judge(self) -> bool:
+        """An LLM judge's request (simulator/judge/llm_prompt.py's system prompt)."""
+        return self.protocol == "openai" and is_judge_request(self.body)
+
+    @property
     def is_driven(self) -> bool:
         """A call the deterministic driver answers: an agent turn, or any other OpenAI call
         of a graph's own model (a grader, a rewriter, an answering node, a retriever tool
         of its own), which is every OpenAI call but layerrag's pipeline reader's."""
         if self.is_agent:
             return True
-        if self.protocol != "openai" or self.is_preflight:
+        if self.protocol != "openai" or self.is_preflight or self.is_judge:
             return False
         first = (self.body.get("messages") or [{}])[0]
         return not (first.get("role") == "system"
@@ -228,7 +234,10 @@ def reader_input(prompt: str) -> ReaderInput:
 
 
 def extractive_answer(request: Request) -> dict[str, Any]:
-    """Answer the layerrag prompt as the deterministic reader would, from its evidence."""
+    """Answer the layerrag prompt as the deterministic reader would, from its evidence (a
+    judge's prompt as the fake judge would: tests/live/fake_judge.py)."""
+    if request.is_judge:
+        return fake_judgment(judge_prompt(request.body))
     answer = DeterministicReader().read(reader_input(request.prompt)).answer
     return {"answer": answer.answer, "citations": list(answer.citations),
             "abstain": answer.abstained, "reason": answer.reason,

@@ -113,8 +113,8 @@ def select(store: RunStore, wanted: RecordFilter, *, twins: bool = False) -> Sel
     for key, record in records.items():
         twin = twin_records.get(twin_keys.get(key, ""))
         shown.append(Shown(
-            record=record, trajectory=_trajectory(store, paths.get(key)), twin=twin,
-            twin_trajectory=(_trajectory(store, paths.get(twin.key.as_str()))
+            record=record, trajectory=parse_trajectory(store, paths.get(key)), twin=twin,
+            twin_trajectory=(parse_trajectory(store, paths.get(twin.key.as_str()))
                              if twin is not None else None)))
     return Selection(matched=matched, shown=shown, has_trajectories=store.has_trajectories)
 
@@ -131,7 +131,8 @@ def _task_exists(db: Any, task: str) -> bool:
                       (task, int(task) if task.isdigit() else -1)).fetchone() is not None
 
 
-def _trajectory(store: RunStore, data: str | None) -> Trajectory | None:
+def parse_trajectory(store: RunStore, data: str | None) -> Trajectory | None:
+    """A stored trajectory's JSON as the model, None for none; one line if unreadable."""
     if data is None:
         return None
     try:
