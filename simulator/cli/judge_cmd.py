@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simulator.cli.judge_calibrate import human_option
 from simulator.cli.judge_llm import add_llm_judge_options
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ EXAMPLES = """examples:
   layerrag judge runs/deterministic --weights retrieval-heavy --json
   layerrag judge runs/deterministic --weights my_weights.toml   # the eight names -> weights
   layerrag judge runs/react --compare runs/deterministic         # paired Wilcoxon, per task
+  layerrag judge runs/deterministic --judge openai:gpt-4o-mini --judge-max-calls 500
+  layerrag judge runs/deterministic --judge openai:qwen2.5-1.5b --base-url http://127.0.0.1:8080
+  layerrag judge calibrate runs/deterministic --judge openai:gpt-4o-mini --json
 """
 
 
@@ -43,7 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "scored. Metric rules: docs/judge.md.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", metavar="RUN_DIR", type=Path,
-                        help="a run directory (runs.sqlite)")
+                        help="a run directory (runs.sqlite); 'calibrate RUN_DIR' compares "
+                             "an LLM judge with the reference judge on that run")
+    parser.add_argument("calibrate_run", nargs="?", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--judge", default="deterministic",
                         help="the judge: deterministic (the offline reference judge; "
                              "default) or PROVIDER:MODEL, an LLM judge (openai:gpt-4o-mini, "
@@ -59,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="compare RUN_DIR (system a) with RUN_B (system b) on per-task "
                              "S_final: paired Wilcoxon signed-rank test beside the paired "
                              "bootstrap interval, per scenario x mode (the paper's Table 2)")
+    human_option(parser)
     add_llm_judge_options(parser)
     parser.set_defaults(func=_judge)
 
@@ -76,6 +83,15 @@ def _judge(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
     if not is_llm_judge(args.judge):
         refuse_llm_options_for(args)
+    if args.calibrate_run is not None:
+        if str(args.run_dir) != "calibrate":
+            raise UsageError(f"{args.calibrate_run}: judge takes one run directory (or "
+                             "'calibrate RUN_DIR')")
+        from simulator.cli.judge_calibrate import calibrate
+
+        return calibrate(args, args.calibrate_run, weights_name, weights)
+    if args.human is not None:
+        raise UsageError("--human applies to judge calibrate RUN_DIR")
     started = time.perf_counter()
     if args.compare is not None:
         return _compare(args, weights_name, weights)

@@ -19,6 +19,7 @@ from simulator.live.cache import default_cache_path
 if TYPE_CHECKING:
     from simulator.judge.llm import LLMJudge
     from simulator.judge.llm_run import LLMJudgeRun
+    from simulator.judge.model import Judgment
     from simulator.live.budget import Spend
     from simulator.runner.store import RunStore
 
@@ -84,6 +85,8 @@ class JudgeCall:
     judge: LLMJudge
     spent: Spend
     stats: dict[str, int]
+    probes: dict[str, dict[str, Judgment]] | None = None
+    """Calibration's probe judgments, by probe and record key."""
 
     def summary(self) -> str:
         s, st = self.spent, self.stats
@@ -105,13 +108,14 @@ class JudgeCall:
                 "this_invocation": self.stats, "run_dir_spend": self.spent.model_dump()}
 
 
-def run_llm_judge(args: argparse.Namespace, store: RunStore, *, write: bool = True
-                  ) -> JudgeCall:
-    """Build the judge from ``args`` and judge every record of ``store``."""
+def run_llm_judge(args: argparse.Namespace, store: RunStore, *, write: bool = True,
+                  probes: bool = False) -> JudgeCall:
+    """Build the judge from ``args`` and judge every record of ``store`` (and, with
+    ``probes``, calibration's probe inputs of every record it judged)."""
     from simulator.cli.live_options import live_options_from_args
     from simulator.errors import UsageError
     from simulator.judge.llm import DEFAULT_ATTEMPTS, LLMJudge
-    from simulator.judge.llm_run import JUDGE_SPEND_FILE, judge_store_llm
+    from simulator.judge.llm_run import JUDGE_SPEND_FILE, judge_probes, judge_store_llm
     from simulator.live.budget import read_spend
     from simulator.live.services import build_services
 
@@ -132,10 +136,16 @@ def run_llm_judge(args: argparse.Namespace, store: RunStore, *, write: bool = Tr
                          attempts=getattr(args, "judge_attempts", DEFAULT_ATTEMPTS))
         run = judge_store_llm(store, judge, concurrency=options.concurrency, write=write,
                               progress=False if getattr(args, "no_progress", False) else None)
+        probed = None
+        if probes and run.stopped is None:
+            judged = {j.judgment.key for j in run.judged if j.judgment.status == "judged"}
+            probed, run.stopped = judge_probes(
+                judge, {k: v for k, v in run.items.items() if k in judged},
+                concurrency=options.concurrency)
         services.budget.checkpoint()
     finally:
         services.close()
-    return JudgeCall(run, judge, services.budget.spent, services.stats.snapshot())
+    return JudgeCall(run, judge, services.budget.spent, services.stats.snapshot(), probed)
 
 
 def stop_code(call: JudgeCall) -> int | None:

@@ -91,6 +91,7 @@ class LLMJudge:
         self._chat_model = chat_model
         self._method: JudgeOutputMethod = self.reader.output_method  # type: ignore[assignment]
         self._bound: dict[tuple[str, str], Any] = {}
+        self._preflighted = False
         self._settings = {**self.reader.settings.model_dump(), "top_p": TOP_P,
                           "attempts": attempts}
 
@@ -101,7 +102,9 @@ class LLMJudge:
     async def preflight(self) -> JudgeOutputMethod:
         """The reader preflight (simulator/readers/chat_probe.py): the server answers, and
         the structured-output method it accepts becomes the judge's."""
-        self._method = await self.reader.preflight()  # type: ignore[assignment]
+        if not self._preflighted:
+            self._method = await self.reader.preflight()  # type: ignore[assignment]
+            self._preflighted = True
         return self._method
 
     def cache_key(self, item: JudgeInput) -> str:

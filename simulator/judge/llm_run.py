@@ -124,12 +124,14 @@ def judge_store_llm(store: RunStore, judge: LLMJudge, *, concurrency: int = 8,
 
 
 def _judge_all(judge: LLMJudge, pending: Sequence[Pending], concurrency: int,
-               done: Callable[[Sequence[tuple[Pending, Judgment]]], None]) -> LiveStop | None:
-    """Judge ``pending`` ``concurrency`` at a time on the live loop, one chunk after
+               done: Callable[[Sequence[tuple[Pending, Judgment]]], None], *,
+               preflight: bool = True) -> LiveStop | None:
+    """Judge ``pending`` ``concurrency`` at a time on the live loop (after the judge's
+    preflight, once per judge), one chunk after
     another, handing each finished chunk to ``done`` on this thread (the store's); a clean
     stop (budget, replay miss, a refusing provider) ends it after the chunk in flight and
     is returned; anything else propagates."""
-    if pending and not judge.services.replay:
+    if preflight and pending and not judge.services.replay:
         live_loop.run(judge.preflight())
     for start in range(0, len(pending), CHUNK):
         results = live_loop.run(_chunk(judge, pending[start:start + CHUNK], concurrency))
@@ -179,3 +181,37 @@ class _Progress:
     def end(self) -> None:
         if self.total and time.perf_counter() - self.started >= self.EVERY_S:
             self._line()
+
+
+PROBES = ("evidence_reversed", "answer_padded")
+"""The two bias probes of calibration (simulator/judge/llm_prompt.py: JudgeInput)."""
+
+
+def probe_items(items: dict[str, JudgeInput], probe: str) -> dict[str, JudgeInput]:
+    """The probe's inputs: evidence order reversed (records with two documents or more, the
+    only ones it can move), or the answer padded with true, irrelevant text."""
+    if probe == "evidence_reversed":
+        return {k: i.reversed_evidence() for k, i in items.items() if len(i.evidence) > 1}
+    return {k: i.padded() for k, i in items.items()}
+
+
+def judge_probes(judge: LLMJudge, items: dict[str, JudgeInput], *,
+                 concurrency: int = 8) -> tuple[dict[str, dict[str, Judgment]],
+                                                LiveStop | None]:
+    """Judge each probe's inputs (cached like any judge call, stored nowhere else)."""
+    out: dict[str, dict[str, Judgment]] = {}
+    for probe in PROBES:
+        inputs = probe_items(items, probe)
+        found: dict[str, Judgment] = {}
+        pending = [Pending(i, StoredRecord(k, "", "", "", "", None, None), item)
+                   for i, (k, item) in enumerate(inputs.items())]
+
+        def done(batch: Sequence[tuple[Pending, Judgment]],
+                 found: dict[str, Judgment] = found) -> None:
+            found.update((p.stored.key, j) for p, j in batch)
+
+        stopped = _judge_all(judge, pending, concurrency, done)
+        out[probe] = found
+        if stopped is not None:
+            return out, stopped
+    return out, None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,35 +14,8 @@ from simulator.judge.store import read_judgments
 from simulator.runner.store import RunStore
 from tests.live.fake_provider import FakeProvider, Malformed, Request, Status
 
+pytestmark = pytest.mark.usefixtures("private_cache")
 JUDGE = "openai:fake-judge"
-
-
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from simulator.runner.config import RunConfig
-    from simulator.runner.matrix import run_matrix
-
-    out = tmp_path_factory.mktemp("judge_tiny_run")
-    assert run_matrix(RunConfig(tasks=4), out, progress=False).written == 9 * 2 * 4
-    return out
-
-
-@pytest.fixture()
-def run(tiny_run: Path, tmp_path: Path) -> Path:
-    """A fresh copy: judgments are written into the run store."""
-    return Path(shutil.copytree(tiny_run, tmp_path / "run"))
-
-
-@pytest.fixture()
-def fake() -> Iterator[FakeProvider]:
-    with FakeProvider() as server:
-        yield server
-
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-canary-41c9")
 
 
 def judge(run: Path, fake: FakeProvider, *extra: str) -> int:
