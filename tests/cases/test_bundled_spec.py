@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from simulator.cases import TURN_KINDS, build_case_corpus, check_case_spec, load_case_spec
-from simulator.cases.checks import statuses
+from simulator.cases.checks import older_versions, statuses
 
 DOMAINS = ("it_operations", "product_support", "security_operations", "service_desk")
 KIND_FORMAT = {"error_code": "error_code", "version": "version_number", "command": "command",
@@ -73,3 +73,28 @@ def test_no_turn_message_gives_away_its_own_expected_value() -> None:
                 stated = rf"(?<![\w$.]){re.escape(value)}(?![\w]|\.\d)"
                 assert not re.search(stated, turn.message, re.IGNORECASE), (
                     labels.case_key, truth.position, value)
+
+
+def _states(text: str, value: str) -> bool:
+    return re.search(rf"(?<![\w$.]){re.escape(value)}(?![\w]|\.\d)", text, re.IGNORECASE) \
+        is not None
+
+
+def test_current_and_stale_values_tell_the_versions_apart() -> None:
+    """A stale value is not also in the current version, the current value not also in the
+    superseded one, and the ticket as filed states neither: otherwise a stale-index answer
+    and a right one could not be told apart, or the description would give the answer."""
+    for domain in load_case_spec().domains:
+        for case in domain.cases:
+            by_key = {d.key: d for d in case.documents}
+            for i, turn in enumerate(case.turns):
+                if turn.expected is None:
+                    continue
+                at = (case.id, i)
+                assert not _states(f"{case.subject} {case.description}", turn.expected), at
+                if turn.stale is None:
+                    continue
+                for key in turn.docs:
+                    assert not _states(by_key[key].text, turn.stale), at
+                    for older in older_versions(key, case.documents):
+                        assert not _states(older.text, turn.expected), at
