@@ -1,0 +1,146 @@
+"""Bad case specs: each mistake is one problem, one line, naming the file, the case, the field
+and the value. Each test copies the bundled cases_v1 into tmp_path and breaks one thing.
+
+There is no CLI path for case specs yet (nothing under simulator/cli reads them), so these
+tests call :func:`check_case_spec` / :func:`load_case_spec` directly."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from simulator.cases import check_case_spec, load_case_spec
+from simulator.corpus.loader import bundled_spec_dir
+from simulator.corpus.problems import SpecProblems
+
+Edit = tuple[str, str, str]
+"""(file, old text, new text): one replacement in a copy of the bundled spec."""
+
+
+def _spec_with(tmp_path: Path, *edits: Edit) -> Path:
+    spec = tmp_path / "cases"
+    shutil.copytree(bundled_spec_dir("cases_v1"), spec)
+    for file, old, new in edits:
+        text = (spec / file).read_text()
+        assert text.count(old) == 1, old
+        (spec / file).write_text(text.replace(old, new, 1))
+    return spec
+
+
+PS = "product_support.toml"
+SOC = "security_operations.toml"
+SD = "service_desk.toml"
+_SDC12_LAST_TURN = '''
+[[cases.turns]]
+kind = "unanswerable"
+message = "Will the company pay for my bag that got wet?"
+answer_type = "abstain"
+answer_format = "yes_no"
+'''
+
+CASES: dict[str, tuple[list[Edit], list[str]]] = {
+    "expected_not_in_doc": (
+        [(PS, 'expected = "3"\naliases = ["three"]', 'expected = "4"\naliases = ["four"]')],
+        [PS, "PSC-01", "turns[0].expected", "'4'", "no required document states"]),
+    "stale_not_in_superseded_doc": (
+        [(SOC, 'stale = "24 hours"\ndocs = ["kb-phish-response-v3"]',
+          'stale = "48 hours"\ndocs = ["kb-phish-response-v3"]')],
+        [SOC, "SOC-01", "turns[0].stale", "'48 hours'", "superseded version"]),
+    "requires_unknown_step": (
+        [(PS, 'requires = ["confirm-seat"] }', 'requires = ["confirm-sat"] }')],
+        [PS, "PSC-01", "workflow.steps[1].requires[0]", "'confirm-sat'",
+         "Did you mean: confirm-seat?"]),
+    "requires_a_later_step": (
+        [(SD, '{ id = "check-eligibility", action = "Check the employee\'s service length '
+              'against the eligibility rule" }',
+          '{ id = "check-eligibility", action = "Check the employee\'s service length '
+          'against the eligibility rule", requires = ["submit-form"] }')],
+        [SD, "SDC-01", "workflow.steps[0].requires[0]", "'submit-form'", "comes later"]),
+    "dangling_supersedes": (
+        [(PS, 'supersedes = "kb-lic2207-v2"', 'supersedes = "kb-lic2207-v1"')],
+        [PS, "PSC-01", "documents[0].supersedes", "'kb-lic2207-v1'", "unknown document"]),
+    "unknown_turn_document": (
+        [(SOC, 'docs = ["kb-edr7734-v2"]\nidentifiers = ["WS-FIN-2291", "EDR-7734"]',
+          'docs = ["kb-edr7734-v3"]\nidentifiers = ["WS-FIN-2291", "EDR-7734"]')],
+        [SOC, "SOC-02", "turns[1].docs[0]", "'kb-edr7734-v3'", "unknown document"]),
+    "turn_rests_on_superseded_doc": (
+        [(SD, 'docs = ["kb-lab-access-v2"]\nidentifiers = ["BDG-118204", "ACS-403"]',
+          'docs = ["kb-lab-access-v1"]\nidentifiers = ["BDG-118204", "ACS-403"]')],
+        [SD, "SDC-02", "turns[1].docs[0]", "'kb-lab-access-v1'", "superseded"]),
+    "expected_not_of_its_format": (
+        [(PS, 'expected = "11.2"', 'expected = "eleven point two"')],
+        [PS, "PSC-01", "turns[2].expected", "'eleven point two'", "version_number"]),
+    "two_turns": (
+        [(SD, _SDC12_LAST_TURN, "")],
+        [SD, "SDC-12", "turns", "3 to 5 turns, got 2"]),
+    "duplicate_case_id": (
+        [(SD, 'id = "SDC-02"', 'id = "SDC-01"')],
+        [SD, "SDC-01", "id", "duplicate case id"]),
+    "undeclared_domain": (
+        [(SD, 'domain = "service_desk"', 'domain = "service_dsk"')],
+        [SD, "domain", "'service_dsk'", "Did you mean: service_desk?"]),
+    "unknown_identifier_kind": (
+        [(SOC, '{ kind = "asset_id", value = "WS-FIN-2291" }',
+          '{ kind = "asset", value = "WS-FIN-2291" }')],
+        [SOC, "SOC-02", "identifiers[0].kind", "'asset'", "Did you mean: asset_id?"]),
+    "turn_identifier_not_of_the_case": (
+        [(SOC, 'identifiers = ["WS-FIN-2291", "EDR-7734"]',
+          'identifiers = ["WS-FIN-2219", "EDR-7734"]')],
+        [SOC, "SOC-02", "turns[1].identifiers[0]", "'WS-FIN-2219'", "not an identifier"]),
+    "follow_up_without_rewrite": (
+        [(PS, 'standalone = "Which command releases a Ledgerly seat on the old machine after '
+              'LIC-2207?"\n', "")],
+        [PS, "PSC-01", "turns[1].standalone", "standalone rewrite"]),
+}
+
+CONSEQUENCES = {"dangling_supersedes": 2, "expected_not_of_its_format": 1}
+"""Mistakes that rightly bring further problems, reported after the first: a dangling link
+leaves the case with no superseded version (so no stale value either); a value of the wrong
+format is also, of course, stated by no document."""
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_one_mistake_is_one_line_naming_file_case_field_and_value(
+        tmp_path: Path, case: str) -> None:
+    edits, expected = CASES[case]
+    spec = _spec_with(tmp_path, *edits)
+    check = check_case_spec(spec)
+    assert check.spec is None
+    errors = check.errors
+    assert len(errors) == 1 + CONSEQUENCES.get(case, 0), [p.line() for p in errors]
+    assert {(p.file, p.unit) for p in errors} == {(errors[0].file, errors[0].unit)}
+    line = errors[0].line()
+    assert "\n" not in line
+    for word in expected:
+        assert word in line, (word, line)
+    with pytest.raises(SpecProblems):
+        load_case_spec(spec)
+
+
+def test_a_supersedes_cycle_is_reported_once_as_a_cycle(tmp_path: Path) -> None:
+    spec = _spec_with(tmp_path, (PS, 'effective_year = 2022\ntext = "LIC-2207 is shown',
+                                 'effective_year = 2025\nsupersedes = "kb-lic2207-v3"\n'
+                                 'text = "LIC-2207 is shown'))
+    errors = check_case_spec(spec).errors
+    cycles = [p for p in errors if "lineage cycle" in p.message]
+    assert len(cycles) == 1, [p.line() for p in errors]
+    line = cycles[0].line()
+    assert PS in line and "PSC-01" in line and ".supersedes" in line
+    assert "kb-lic2207-v2" in line and "kb-lic2207-v3" in line
+    assert all(p.unit == "PSC-01" for p in errors)
+
+
+def test_mistakes_in_two_files_are_all_reported_in_one_run(tmp_path: Path) -> None:
+    spec = _spec_with(tmp_path, (SD, 'id = "SDC-02"', 'id = "SDC-01"'),
+                      (PS, 'requires = ["confirm-seat"] }', 'requires = ["confirm-sat"] }'))
+    files = sorted(Path(p.file).name for p in check_case_spec(spec).errors)
+    assert files == [PS, SD]
+
+
+def test_a_missing_domain_file_names_the_domain(tmp_path: Path) -> None:
+    spec = _spec_with(tmp_path)
+    (spec / SOC).unlink()
+    (problem,) = check_case_spec(spec).errors
+    assert problem.line().endswith("corpus.toml: domains: no file defines security_operations")
