@@ -23,10 +23,12 @@ from simulator.archive.row import (
     REQUIRED_FIELDS,
     ArchiveHeader,
     ArchiveRow,
+    JudgeProvenance,
     columns_in_use,
     row_key,
 )
 from simulator.errors import ArchiveError, UsageError
+from simulator.judge.model import Judgment
 from simulator.runner.completeness import incompleteness
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
@@ -36,17 +38,20 @@ _REQUIRED_MANIFEST_KEYS = ("run_id", "corpus_hash", "created", "versions")
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-def row_from_record(record: RunRecord) -> ArchiveRow:
+def row_from_record(record: RunRecord, judgment: Judgment | None = None) -> ArchiveRow:
     """Copy the allowlisted fields of one record; nothing else leaves the run."""
     try:
-        return ArchiveRow.from_record(record)
+        return ArchiveRow.from_record(record, judgment)
     except ValidationError as exc:
         raise ArchiveError(f"record {record.key.as_str()}: {describe_error(exc)}") from None
 
 
-def rows_from_records(records: Iterable[RunRecord]) -> list[ArchiveRow]:
-    """Allowlisted rows, sorted by the archive's row key."""
-    return sorted((row_from_record(r) for r in records), key=row_key)
+def rows_from_records(records: Iterable[RunRecord],
+                      judgments: Mapping[str, Judgment] | None = None) -> list[ArchiveRow]:
+    """Allowlisted rows (with their judgments' scores when given), sorted by row key."""
+    found = judgments or {}
+    return sorted((row_from_record(r, found.get(r.key.as_str())) for r in records),
+                  key=row_key)
 
 
 def agent_of(manifest: Mapping[str, Any] | None) -> str:
@@ -57,7 +62,8 @@ def agent_of(manifest: Mapping[str, Any] | None) -> str:
 
 
 def header_from_manifest(manifest: Mapping[str, Any],
-                         fields: Sequence[str] = REQUIRED_FIELDS) -> ArchiveHeader:
+                         fields: Sequence[str] = REQUIRED_FIELDS,
+                         judge: JudgeProvenance | None = None) -> ArchiveHeader:
     """The archive header: provenance copied from the run manifest, and the columns the
     rows hold (the required ones unless an optional one is in use)."""
     missing = [k for k in _REQUIRED_MANIFEST_KEYS if k not in manifest]
@@ -80,6 +86,7 @@ def header_from_manifest(manifest: Mapping[str, Any],
         "agent": agent_of(manifest),
         "structured_output": dict(sorted((manifest.get("structured_output") or {}).items())),
         "expected_records": manifest.get("expected_records"),
+        "judge": judge.model_dump() if judge is not None else None,
     }
     try:
         return ArchiveHeader.model_validate(raw)
@@ -87,10 +94,14 @@ def header_from_manifest(manifest: Mapping[str, Any],
         raise ArchiveError(f"run manifest: {describe_error(exc)}") from None
 
 
-def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecord]) -> Archive:
-    """An in-memory archive; every record must belong to the manifest's run."""
-    rows = rows_from_records(records)
-    header = header_from_manifest(manifest, columns_in_use(rows))
+def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecord],
+                         judged: tuple[JudgeProvenance, Mapping[str, Judgment]] | None = None
+                         ) -> Archive:
+    """An in-memory archive; every record must belong to the manifest's run. ``judged``:
+    a judge and its judgments by record key, for the ``judge_*`` columns."""
+    rows = rows_from_records(records, judged[1] if judged else None)
+    header = header_from_manifest(manifest, columns_in_use(rows),
+                                  judged[0] if judged else None)
     tasks = TaskAgreement()
     for row in rows:
         if row.run_id != header.run_id:
@@ -105,16 +116,37 @@ def archive_from_records(manifest: Mapping[str, Any], records: Iterable[RunRecor
     return Archive(header=header, rows=tuple(rows))
 
 
-def archive_from_store(run_dir: Path | str) -> Archive:
-    """Read a run directory's store into an in-memory archive (no file written)."""
+def archive_from_store(run_dir: Path | str, judge: str | None = None) -> Archive:
+    """Read a run directory's store into an in-memory archive (no file written); with
+    ``judge``, that judge's stored judgments become the ``judge_*`` columns."""
     with RunStore(run_dir, create=False) as store:
         manifest = store.manifest()
         if manifest is None:
             raise UsageError(f"{run_dir}: the run store has no manifest")
-        archive = archive_from_records(manifest, store.records())
+        judged = stored_judge(store, judge) if judge is not None else None
+        archive = archive_from_records(manifest, store.records(), judged)
     if not archive.rows:
         raise UsageError(f"{run_dir}: the run holds no records yet; re-run it to resume")
     return archive
+
+
+def stored_judge(store: RunStore, judge: str
+                 ) -> tuple[JudgeProvenance, dict[str, Judgment]]:
+    """``judge``'s judgments in ``store``, all under one rubric, or a one-line error."""
+    from simulator.judge.store import judges_in, read_judgments
+
+    found = judges_in(store)
+    if judge not in found:
+        held = ", ".join(sorted(found)) or "none"
+        raise UsageError(f"--judge {judge}: the run holds no judgments of it (it holds: "
+                         f"{held}); run layerrag judge {store.run_dir} --judge {judge} first")
+    if len(found[judge]) > 1:
+        raise UsageError(f"--judge {judge}: its judgments were made under "
+                         f"{len(found[judge])} rubrics ({', '.join(sorted(found[judge]))}); "
+                         "judge the run again to make them one")
+    (rubric,) = found[judge]
+    return (JudgeProvenance(name=judge, rubric_hash=rubric),
+            {j.key: j for j in read_judgments(store, judge)})
 
 
 class ExportSummary(BaseModel):
@@ -129,7 +161,8 @@ class ExportSummary(BaseModel):
     """``incomplete: N of M records; ...`` when the run is missing records."""
 
 
-def export_archive(run_dir: Path | str, out: Path | str) -> ExportSummary:
+def export_archive(run_dir: Path | str, out: Path | str, judge: str | None = None
+                   ) -> ExportSummary:
     """Export a run directory to a privacy-safe archive file.
 
     An existing archive at ``out`` is replaced; any other file there is refused, so a
@@ -138,7 +171,7 @@ def export_archive(run_dir: Path | str, out: Path | str) -> ExportSummary:
     target = Path(out)
     if target.is_file() and target.read_bytes()[:2] != _GZIP_MAGIC:
         raise UsageError(f"{target}: exists and is not an archive; refusing to overwrite it")
-    archive = archive_from_store(run_dir)
+    archive = archive_from_store(run_dir, judge)
     data = write_archive(archive, out)
     expected = archive.header.expected_records
     return ExportSummary(path=str(out), rows=len(archive.rows), bytes=len(data),

@@ -65,7 +65,27 @@ def row_problem(row: ArchiveRow) -> str | None:
     if row.safe_resolution and not (row.S or row.abstained):
         return ("field 'safe_resolution': true, but the record neither succeeded strictly "
                 "nor abstained")
-    return _behaviour_problem(row)
+    return _behaviour_problem(row) or _judge_problem(row)
+
+
+def _judge_problem(row: ArchiveRow) -> str | None:
+    """A judged row has every metric's score and its band; an unjudged or unlabelled one
+    has none (simulator/judge/model.py: unjudged is never a score)."""
+    from simulator.judge.metrics import METRIC_NAMES, band_of
+
+    status = getattr(row, "judge_status", None)
+    for m in METRIC_NAMES:
+        score, band = getattr(row, f"judge_{m}"), getattr(row, f"judge_{m}_band")
+        if status != "judged":
+            if score is not None or band is not None:
+                return (f"field 'judge_{m}': a score on a row the judge did not judge "
+                        f"(judge_status {status!r})")
+            continue
+        expected = "not_applicable" if score is None else band_of(score)
+        if band != expected:
+            return (f"field 'judge_{m}_band': {band!r} does not match score {score} "
+                    f"(expected {expected!r})")
+    return None
 
 
 def _behaviour_problem(row: ArchiveRow) -> str | None:
@@ -88,6 +108,8 @@ def header_problem(header: ArchiveHeader, row: ArchiveRow) -> str | None:
     """The first way ``row`` disagrees with the archive's ``header``; None if it agrees."""
     if row.run_id != header.run_id:
         return f"field 'run_id': {row.run_id!r} is not the header's run {header.run_id!r}"
+    if getattr(row, "judge_status", None) is not None and header.judge is None:
+        return "field 'judge_status': judge scores, but the header names no judge"
     if row.agent != header.agent:
         return f"field 'agent': {row.agent!r} is not the header's agent {header.agent!r}"
     return None

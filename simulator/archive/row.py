@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
+from simulator.judge.metrics import METRIC_NAMES
+from simulator.judge.model import Judgment
 from simulator.runner.completeness import ExpectedRecords
 from simulator.runner.record import RunRecord
 from simulator.vocabulary import DEFAULT_AGENT, DISCLOSURE_CORRECT
@@ -69,16 +71,32 @@ archives where some row differs from it, so archives made before it existed read
 write, unchanged. Adding a field to the archive is one line here, and nothing else."""
 
 
+Score = Annotated[float, Field(ge=0.0, le=1.0)]
+JudgeBand = Literal["severe", "moderate", "minor", "none", "not_applicable"]
+
+JUDGE_ALLOWLIST: tuple[tuple[str, Any, Any], ...] = (
+    ("judge_status", Literal["judged", "unjudged"] | None, None),
+    *((column, kind, None) for m in METRIC_NAMES for column, kind in (
+        (f"judge_{m}", Score | None), (f"judge_{m}_band", JudgeBand | None))),
+)
+"""A judge's verdict on the record (``layerrag archive export --judge NAME``): its status,
+and each metric's score and severity band; never a justification or any judge prose.
+Written only in archives exported with a judge (the header's ``judge`` names it), so the
+columns are optional and archives without them read and write unchanged."""
+
+
 def _allowlisted() -> type[BaseModel]:
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = {name: (kind, default) for name, kind, default in JUDGE_ALLOWLIST}
     for name, constraint, *default in ALLOWLIST:
         if name not in RunRecord.model_fields:
             raise TypeError(f"archive allowlist names {name!r}, which a run record lacks")
         kind = RunRecord.model_fields[name].annotation if constraint is AS_RECORDED \
             else constraint
         fields[name] = (kind, default[0] if default else ...)
+    ordered = {n: fields[n] for n in (*(e[0] for e in ALLOWLIST),
+                                      *(e[0] for e in JUDGE_ALLOWLIST))}
     return create_model("AllowlistedRecord", __config__=ConfigDict(
-        frozen=True, extra="forbid", strict=True), **fields)
+        frozen=True, extra="forbid", strict=True), **ordered)
 
 
 class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLOWLIST
@@ -91,15 +109,26 @@ class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLO
         return bool(getattr(self, "behaviour", None) in DISCLOSURE_CORRECT)
 
     @classmethod
-    def from_record(cls, record: RunRecord) -> ArchiveRow:
-        """Copy the allowlisted fields of ``record``; nothing else leaves the run."""
-        return cls.model_validate({name: getattr(record, name) for name in ARCHIVE_FIELDS})
+    def from_record(cls, record: RunRecord, judgment: Judgment | None = None) -> ArchiveRow:
+        """Copy the allowlisted fields of ``record`` (and the scores and bands of
+        ``judgment``); nothing else leaves the run."""
+        values = {name: getattr(record, name) for name in RECORD_FIELDS}
+        if judgment is not None:
+            values["judge_status"] = judgment.status
+            for m, score in judgment.scores.items():
+                values[f"judge_{m}"], values[f"judge_{m}_band"] = score.value, score.band
+        return cls.model_validate(values)
 
 
-ARCHIVE_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in ALLOWLIST)
-"""The allowlist's field names, in column order."""
+RECORD_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in ALLOWLIST)
+"""The run record's allowlisted field names, in column order."""
+JUDGE_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in JUDGE_ALLOWLIST)
+ARCHIVE_FIELDS: tuple[str, ...] = (*RECORD_FIELDS, *JUDGE_FIELDS)
+"""Every column an archive may hold, in column order."""
 
-OPTIONAL_FIELDS: dict[str, Any] = {entry[0]: entry[2] for entry in ALLOWLIST if len(entry) == 3}
+OPTIONAL_FIELDS: dict[str, Any] = {
+    **{entry[0]: entry[2] for entry in ALLOWLIST if len(entry) == 3},
+    **{name: default for name, _, default in JUDGE_ALLOWLIST}}
 """Optional columns and their defaults."""
 
 REQUIRED_FIELDS: tuple[str, ...] = tuple(f for f in ARCHIVE_FIELDS if f not in OPTIONAL_FIELDS)
@@ -130,6 +159,14 @@ def row_key(row: ArchiveRow) -> tuple[str, str, str, str, str, int, str]:
             row.source_priority or "")
 
 
+class JudgeProvenance(BaseModel):
+    """Which judge, under which rubric and prompt (simulator/judge/metrics.rubric_hash)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    name: Identifier
+    rubric_hash: HashHex
+
+
 class ArchiveHeader(BaseModel):
     """The first line of an archive: provenance, and the field list the rows must match."""
 
@@ -155,6 +192,8 @@ class ArchiveHeader(BaseModel):
     expected_records: ExpectedRecords | None = None
     """The records the run was made to hold (simulator/runner/completeness.py): recompute
     names what is missing, and refuses rows outside them. None in archives made before."""
+    judge: JudgeProvenance | None = None
+    """The judge whose scores the ``judge_*`` columns hold; None without them."""
     rows_sha256: HashHex | None = None
     """sha256 of the row lines as written (simulator/archive/digest.py): recompute refuses
     an archive whose rows were deleted, added or edited. None in archives made before."""

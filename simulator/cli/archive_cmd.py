@@ -34,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     export.add_argument("run_dir", metavar="RUN_DIR", help="a run directory (runs.sqlite)")
     export.add_argument("--out", type=output_path, required=True, metavar="FILE",
                         help="archive file to write (.jsonl.gz)")
+    export.add_argument("--judge", metavar="NAME",
+                        help="add the stored judgments of this judge (deterministic, or an "
+                             "LLM judge's PROVIDER:MODEL): each metric's score and band, no "
+                             "justification; the header names the judge and its rubric hash")
     add_allow_partial_option(export)
     export.set_defaults(func=_export)
 
@@ -58,7 +62,7 @@ def _export(args: argparse.Namespace) -> int:
     from simulator.archive.export import export_archive
 
     check_output_file(args.out, "--out")
-    summary = export_archive(args.run_dir, args.out)
+    summary = export_archive(args.run_dir, args.out, args.judge)
     print(f"wrote {summary.rows} rows to {summary.path} ({summary.bytes} bytes, "
           f"sha256 {summary.sha256})")
     return partial_exit(summary.incomplete, args)

@@ -47,8 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "scored. Metric rules: docs/judge.md.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", metavar="RUN_DIR", type=Path,
-                        help="a run directory (runs.sqlite); 'calibrate RUN_DIR' compares "
-                             "an LLM judge with the reference judge on that run")
+                        help="a run directory (runs.sqlite), or an archive exported with "
+                             "--judge (the judge table from its columns alone); 'calibrate "
+                             "RUN_DIR' compares an LLM judge with the reference judge")
     parser.add_argument("calibrate_run", nargs="?", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--judge", default="deterministic",
                         help="the judge: deterministic (the offline reference judge; "
@@ -111,8 +112,9 @@ def _judge(args: argparse.Namespace) -> int:
         sys.stdout.write(render_markdown(cells, weights_name=weights_name, judge=args.judge,
                                          rubric=rubric))
     sys.stdout.flush()
-    where = "stored in the run store (table judgments)" if stored else (
-        "not stored: the run store is read-only")
+    where = ("recomputed from the archive" if args.run_dir.is_file() else
+             "stored in the run store (table judgments)" if stored else
+             "not stored: the run store is read-only")
     print(f"judged {sum(c.judged for c in cells)} records, "
           f"{sum(c.unjudged for c in cells)} unjudged, in {seconds:.1f} s; {where}",
           file=sys.stderr)
@@ -126,10 +128,20 @@ def judged_run(args: argparse.Namespace, run_dir: Path, *, write: bool = True
     """Judge ``run_dir`` with ``args.judge``: (records, stored, rubric hash, the LLM judge's
     call summary or None), or the exit code of an LLM judge that stopped early."""
     from simulator.cli.judge_llm import is_llm_judge, run_llm_judge, stop_code
+    from simulator.errors import UsageError
     from simulator.judge.deterministic import RUBRIC_HASH
     from simulator.judge.run import judge_run
     from simulator.runner.store import RunStore
 
+    if run_dir.is_file():  # an archive: the judge table from its judge_* columns alone
+        from simulator.judge.run import judged_from_archive
+
+        if args.judge != "deterministic" or is_llm_judge(args.judge):
+            raise UsageError(f"--judge {args.judge}: an archive is recomputed with the judge "
+                             "it was exported with (its header names it); drop --judge")
+        rows, name, rubric = judged_from_archive(run_dir)
+        args.judge = name
+        return rows, False, rubric, None
     if not is_llm_judge(args.judge):
         judged, stored = judge_run(run_dir, args.judge, store_results=write)
         return judged, stored, RUBRIC_HASH, None

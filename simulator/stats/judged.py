@@ -128,7 +128,8 @@ def _main_issue(judged: Sequence[JudgedRecord],
         return None
     reasons = Counter(i.judgment.scores[worst].justification for i in judged
                       if i.judgment.scores[worst].value is not None)
-    return f"{worst}: {reasons.most_common(1)[0][0]}"
+    why = reasons.most_common(1)[0][0]
+    return f"{worst}: {why}" if why else worst  # an archive carries no justification
 
 
 def as_json(cells: Sequence[CellSummary], *, weights_name: str,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simulator.archive.row import ArchiveRow
+from simulator.archive.row import RECORD_FIELDS, ArchiveRow
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 from simulator.stats.synthetic import synthetic_rows
@@ -23,7 +23,7 @@ def record_from_row(row: ArchiveRow, *, canary: str = "plain") -> RunRecord:
     """A full RunRecord whose allowlisted fields are ``row`` and whose others carry prose."""
     doc = f"doc_{canary}_{row.task_row:04d}"
     return RunRecord(
-        **row.model_dump(),
+        **row.model_dump(include=set(RECORD_FIELDS)),
         task_id=f"task_{canary}_{row.task_row}",
         unit_id=f"UNIT-{canary}-{row.unit}",
         answerable=row.scenario in {"clean", "conflicting_evidence"},
