@@ -61,6 +61,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="bootstrap replicates (default 2000)")
     parser.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed")
     add_bootstrap_option(parser)
+    parser.add_argument("--metric", default=None, metavar="METRIC",
+                        help="the outcome to credit (default: the policy's claim, S or "
+                             "safe_resolution), or a judge metric (retrieval_correctness, "
+                             "context_sufficiency, ..., s_final) scored by --judge")
+    parser.add_argument("--judge", default="deterministic", metavar="NAME",
+                        help="with a judge --metric: deterministic (default, computed here) "
+                             "or an LLM judge whose judgments the --run store holds "
+                             "(layerrag judge RUN --judge PROVIDER:MODEL first)")
     parser.add_argument("--json", action="store_true", help="print the credit as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_pipeline_option(parser, default=None,
@@ -136,6 +144,54 @@ def _scenarios_for(policy: str) -> tuple[str, ...]:
                                if s not in SCENARIO_NAMES and SCENARIO_LAYER[s] in layers))
 
 
+def _metric_rows(args: argparse.Namespace, records: list[Any]) -> tuple[str, list[Any]]:
+    """``--metric``: an outcome field as is, or a judge metric as the rows' judge score."""
+    from simulator.errors import UsageError
+    from simulator.evaluation.credit import METRICS as OUTCOME_METRICS
+    from simulator.judge.metrics import METRIC_NAMES
+
+    if args.metric in OUTCOME_METRICS:
+        return args.metric, records
+    if args.metric not in (*METRIC_NAMES, "s_final"):
+        raise UsageError(f"--metric {args.metric}: neither an outcome "
+                         f"({', '.join(OUTCOME_METRICS)}) nor a judge metric "
+                         f"({', '.join(METRIC_NAMES)}, s_final)")
+    return f"judge_{args.metric}", _judged(args, records)
+
+
+def _judged(args: argparse.Namespace, records: list[Any]) -> list[Any]:
+    from simulator.archive.export import stored_judge
+    from simulator.corpus import build_corpus
+    from simulator.errors import UsageError
+    from simulator.judge.deterministic import JUDGE_NAME, judge_record, unjudged
+    from simulator.judge.rows import judged_rows
+    from simulator.judge.weights import PAPER
+    from simulator.runner.store import STORE_FILE, RunStore
+
+    stored_run = args.run is not None and (args.run / STORE_FILE).is_file()
+    if args.judge != JUDGE_NAME:
+        if not stored_run:
+            raise UsageError(f"--judge {args.judge}: credit reads an LLM judge's stored "
+                             "judgments: give --run RUN_DIR and judge it first (layerrag "
+                             f"judge RUN_DIR --judge {args.judge})")
+        with RunStore(args.run, create=False) as store:
+            _, found = stored_judge(store, args.judge)
+        return judged_rows(records, found, PAPER)
+    spec, seed = (str(args.spec) if args.spec else None), args.seed
+    if stored_run:
+        with RunStore(args.run, create=False) as store:
+            config = (store.manifest() or {}).get("config") or {}
+        spec, seed = config.get("spec"), int(config.get("seed", 0))
+    labels = {label.task_id: label for label in build_corpus(spec, seed).labels}
+    judgments = {}
+    for r in records:
+        key = r.key.as_str()
+        label = labels.get(r.task_id)
+        judgments[key] = (judge_record(r, label) if label is not None else
+                          unjudged(key, "no labels"))
+    return judged_rows(records, judgments, PAPER)
+
+
 def _credit(args: argparse.Namespace) -> int:
     from policies import get_arm, get_policy
     from simulator.cli.live_run import explain_agent_errors, explain_provider_errors
@@ -162,7 +218,10 @@ def _credit(args: argparse.Namespace) -> int:
     records, pipeline, ran = _records(args, arm)
     if records is None:  # a live run stopped: re-run the command (with --run) to resume
         return ran.exit_code
-    credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline,
+    metric = None
+    if args.metric is not None:
+        metric, records = _metric_rows(args, records)
+    credit = layer_credit(records, args.policy, arm=arm, baseline=args.baseline, metric=metric,
                           contract_mode=args.mode, replicates=args.replicates,
                           seed=args.bootstrap_seed, pipeline=pipeline,
                           bootstrap=args.bootstrap)

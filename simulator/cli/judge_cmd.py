@@ -134,7 +134,7 @@ def judged_run(args: argparse.Namespace, run_dir: Path, *, write: bool = True
     from simulator.runner.store import RunStore
 
     if run_dir.is_file():  # an archive: the judge table from its judge_* columns alone
-        from simulator.judge.run import judged_from_archive
+        from simulator.stats.judged import judged_from_archive
 
         if args.judge != "deterministic" or is_llm_judge(args.judge):
             raise UsageError(f"--judge {args.judge}: an archive is recomputed with the judge "

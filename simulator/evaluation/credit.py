@@ -170,7 +170,8 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
                  baseline: str = "uncontrolled", contract_mode: str = "strict",
                  replicates: int = 2000, seed: int = 0,
                  pipeline: str | None = None,
-                 bootstrap: BootstrapKind = "nested") -> LayerCredit:
+                 bootstrap: BootstrapKind = "nested",
+                 metric: str | None = None) -> LayerCredit:
     """The layer credit of ``policy`` from scored rows (RunRecord or ArchiveRow).
 
     Args:
@@ -185,12 +186,14 @@ def layer_credit(rows: Sequence[Any], policy: str, *, arm: str | None = None,
         pipeline: the records' pipeline, reported with the credit.
         bootstrap: ``nested`` (the paper's, default) or ``crossed`` (when several models
             answer the same policy units; docs/intervals.md).
+        metric: the target metric instead of the policy's claim: an outcome, or a judge
+            score (``judge_retrieval_correctness``) on rows of simulator.judge.rows.
     """
     factory = get_policy(policy)
     arm = arm or policy
     if arm == baseline:
         raise UsageError(f"the policy's arm and the baseline are both {arm!r}")
-    metric = factory.credit_metric
+    metric = metric or factory.credit_metric
     agents = sorted({getattr(row, "agent", DEFAULT_AGENT) for row in rows})
     if len(agents) > 1:
         raise UsageError(f"records of several agents ({', '.join(agents)}): credit one "

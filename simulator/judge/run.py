@@ -126,35 +126,3 @@ def judge_run(run_dir: Path | str, judge: str = JUDGE_NAME, *,
             write_judgments(store, (j.judgment for j in judged))
     return judged, stored
 
-
-def judged_from_archive(path: Path) -> tuple[list[JudgedRecord], str, str]:
-    """The judged records an archive's ``judge_*`` columns hold, with the judge's name and
-    rubric hash: the judge table recomputed from the archive alone."""
-    from simulator.archive.codec import load_archive
-    from simulator.judge.metrics import METRIC_NAMES
-    from simulator.judge.model import MetricScore
-
-    archive = load_archive(path)
-    judge = archive.header.judge
-    if judge is None:
-        raise UsageError(f"{path}: the archive holds no judge scores; export it with "
-                         "layerrag archive export RUN_DIR --judge NAME")
-    out: list[JudgedRecord] = []
-    for row in archive.rows:
-        key = "|".join(str(v) for v in (row.model, row.scenario, row.contract_mode, row.arm,
-                                        row.task_row))
-        status = getattr(row, "judge_status", None)
-        if status == "judged":
-            scores = {m: MetricScore(value=getattr(row, f"judge_{m}"),
-                                     band=getattr(row, f"judge_{m}_band"), justification="")
-                      for m in METRIC_NAMES}
-            judgment = Judgment(key=key, judge=judge.name, rubric_hash=judge.rubric_hash,
-                                status="judged", scores=scores)
-        else:
-            judgment = Judgment(key=key, judge=judge.name, rubric_hash=judge.rubric_hash,
-                                status="unjudged", reason="unjudged" if status else
-                                "not judged by the archive's judge")
-        out.append(JudgedRecord(judgment, row.provider, row.model, row.scenario,
-                                row.contract_mode, row.arm, row.unit, row.task_row,
-                                bool(row.grounded and not row.S)))
-    return out, judge.name, judge.rubric_hash

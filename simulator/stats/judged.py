@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -139,3 +140,36 @@ def as_json(cells: Sequence[CellSummary], *, weights_name: str,
     return {"judge": judge, "rubric_hash": rubric, "weights": weights_name,
             "weight_values": dict(weights), "replicates": replicates, "seed": seed,
             "cells": [c.model_dump(mode="json") for c in cells]}
+
+
+def judged_from_archive(path: Path) -> tuple[list[JudgedRecord], str, str]:
+    """The judged records an archive's ``judge_*`` columns hold, with the judge's name and
+    rubric hash: the judge table recomputed from the archive alone."""
+    from simulator.archive.codec import load_archive
+    from simulator.errors import UsageError
+    from simulator.judge.model import Judgment, MetricScore
+
+    archive = load_archive(path)
+    judge = archive.header.judge
+    if judge is None:
+        raise UsageError(f"{path}: the archive holds no judge scores; export it with "
+                         "layerrag archive export RUN_DIR --judge NAME")
+    out: list[JudgedRecord] = []
+    for row in archive.rows:
+        key = "|".join(str(v) for v in (row.model, row.scenario, row.contract_mode, row.arm,
+                                        row.task_row))
+        status = getattr(row, "judge_status", None)
+        if status == "judged":
+            scores = {m: MetricScore(value=getattr(row, f"judge_{m}"),
+                                     band=getattr(row, f"judge_{m}_band"), justification="")
+                      for m in METRIC_NAMES}
+            judgment = Judgment(key=key, judge=judge.name, rubric_hash=judge.rubric_hash,
+                                status="judged", scores=scores)
+        else:
+            judgment = Judgment(key=key, judge=judge.name, rubric_hash=judge.rubric_hash,
+                                status="unjudged", reason="unjudged" if status else
+                                "not judged by the archive's judge")
+        out.append(JudgedRecord(judgment, row.provider, row.model, row.scenario,
+                                row.contract_mode, row.arm, row.unit, row.task_row,
+                                bool(row.grounded and not row.S)))
+    return out, judge.name, judge.rubric_hash

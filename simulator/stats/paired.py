@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from simulator.archive.row import ARCHIVE_FIELDS
 from simulator.errors import UsageError
+from simulator.judge.metrics import METRIC_NAMES
 from simulator.scoring.outcome import DERIVED_FLAGS, OUTCOME_FLAGS
 from simulator.stats.bootstrap import (
     BOOTSTRAP_KINDS,
@@ -40,6 +41,11 @@ POLICY_UNIT: tuple[str, ...] = ("unit",)
 _OUTCOMES = (*(f for f in OUTCOME_FLAGS if f in ARCHIVE_FIELDS), *DERIVED_FLAGS)
 """The outcomes a difference can be taken on: the boolean ones every archive row carries,
 and those derived from a column (``disclosure_correct``, from ``behaviour``)."""
+
+
+JUDGE_SCORES: tuple[str, ...] = (*(f"judge_{m}" for m in METRIC_NAMES), "judge_s_final")
+"""Judge scores a difference can be taken on (rows from simulator.judge.rows): continuous,
+in [0, 1]; a pair is left out where either side has no score (unjudged, not applicable)."""
 
 
 class Effect(BaseModel):
@@ -112,7 +118,8 @@ def paired_difference(
             Rows are anything with the named attributes: ``ArchiveRow`` or ``RunRecord``.
         pair_on: fields that must be equal for two rows to pair; together they identify
             one row per side. Rows without a partner are left out (see ``Effect.pairs``).
-        metric: a boolean outcome field (S, grounded, safe_resolution, ...).
+        metric: a boolean outcome field (S, grounded, safe_resolution, ...), or a judge
+            score (:data:`JUDGE_SCORES`) on rows that carry one.
         unit_on: fields naming the outer resampling unit (a provider-model pair).
         cluster_on: fields naming the inner cluster within a unit (the policy unit, so the
             three variants of a unit are drawn together).
@@ -132,18 +139,23 @@ def paired_difference(
         hint = f" Did you mean: {close[0]}?" if close else ""
         raise UsageError(f"unknown bootstrap {bootstrap!r}.{hint} "
                          f"Known: {', '.join(BOOTSTRAP_KINDS)}.")
-    if metric not in _OUTCOMES:
-        close = difflib.get_close_matches(metric, _OUTCOMES, n=1)
+    if metric not in _OUTCOMES and metric not in JUDGE_SCORES:
+        close = difflib.get_close_matches(metric, (*_OUTCOMES, *JUDGE_SCORES), n=1)
         hint = f" Did you mean: {close[0]}?" if close else ""
-        raise UsageError(f"unknown metric {metric!r}.{hint} Known: {', '.join(_OUTCOMES)}.")
+        raise UsageError(f"unknown metric {metric!r}.{hint} Known: {', '.join(_OUTCOMES)}, "
+                         f"or a judge score ({', '.join(JUDGE_SCORES)}).")
     for rows, side in ((rows_a, "rows_a"), (rows_b, "rows_b")):
         _check_fields(rows, (*pair_on, *unit_on, *cluster_on), side)
     index_a, index_b = _index(rows_a, pair_on, "a"), _index(rows_b, pair_on, "b")
     keys = sorted((k for k in index_a if k in index_b), key=repr)
+    if metric in JUDGE_SCORES:  # a score is None where unjudged or not applicable
+        keys = [k for k in keys if getattr(index_a[k], metric) is not None
+                and getattr(index_b[k], metric) is not None]
     if not keys:
         raise UsageError("no pairs: no row of rows_a matches a row of rows_b on "
-                         f"({', '.join(pair_on)})")
-    diffs = np.array([int(getattr(index_a[k], metric)) - int(getattr(index_b[k], metric))
+                         f"({', '.join(pair_on)})" + (f" with {metric} scored on both sides"
+                                                      if metric in JUDGE_SCORES else ""))
+    diffs = np.array([float(getattr(index_a[k], metric)) - float(getattr(index_b[k], metric))
                       for k in keys], dtype=np.float64)
     units = [repr(_key(index_a[k], unit_on)) for k in keys]
     clusters = [repr((_key(index_a[k], unit_on), _key(index_a[k], cluster_on))) for k in keys]
