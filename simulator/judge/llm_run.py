@@ -30,7 +30,8 @@ from simulator.runner.trajectory.select import parse_trajectory
 
 JUDGE_SPEND_FILE = "judge_spend.json"
 CHUNK = 32
-"""Judgments per write: what a kill can lose at most, beside the requests in flight."""
+"""Most judgments per write (four per concurrent call below that): what a kill can lose at
+most."""
 
 
 @dataclass
@@ -102,8 +103,7 @@ def judge_store_llm(store: RunStore, judge: LLMJudge, *, concurrency: int = 8,
     write = write and not store.read_only
     if write:  # the calls-free judgments first: they are final whatever happens next
         write_judgments(store, (j.judgment for j in slots if j is not None))
-    show = _Progress(len(pending), judge, sys.stderr.isatty() if progress is None
-                     else progress)
+    show = _Progress(len(pending), judge, progress)
 
     called = 0
 
@@ -133,8 +133,9 @@ def _judge_all(judge: LLMJudge, pending: Sequence[Pending], concurrency: int,
     is returned; anything else propagates."""
     if preflight and pending and not judge.services.replay:
         live_loop.run(judge.preflight())
-    for start in range(0, len(pending), CHUNK):
-        results = live_loop.run(_chunk(judge, pending[start:start + CHUNK], concurrency))
+    size = min(CHUNK, 4 * concurrency)  # a slow server still writes and reports often
+    for start in range(0, len(pending), size):
+        results = live_loop.run(_chunk(judge, pending[start:start + size], concurrency))
         done([r for r in results if isinstance(r, tuple)])
         failure = next((r for r in results if isinstance(r, BaseException)), None)
         if isinstance(failure, LiveStop):
@@ -156,19 +157,21 @@ async def _chunk(judge: LLMJudge, chunk: Sequence[Pending], concurrency: int
 
 
 class _Progress:
-    """One stderr line every few seconds on long judging (always on a terminal)."""
+    """A stderr line on long judging: every 5 s on a terminal, every 30 s off one (a log),
+    never with ``progress=False`` (``--no-progress``)."""
 
     EVERY_S = 5.0
 
-    def __init__(self, total: int, judge: LLMJudge, always: bool) -> None:
+    def __init__(self, total: int, judge: LLMJudge, progress: bool | None) -> None:
         self.total, self.judge, self.count = total, judge, 0
         self.started = self.last = time.perf_counter()
-        self.always = always
+        self.on = progress is not False
+        self.every = self.EVERY_S if (progress or sys.stderr.isatty()) else 30.0
 
     def add(self, n: int) -> None:
         self.count += n
         now = time.perf_counter()
-        if self.total and now - self.last >= (self.EVERY_S if self.always else 30.0):
+        if self.on and self.total and now - self.last >= self.every:
             self.last = now
             self._line()
 
@@ -179,7 +182,7 @@ class _Progress:
               f"from the cache, {time.perf_counter() - self.started:.0f} s", file=sys.stderr)
 
     def end(self) -> None:
-        if self.total and time.perf_counter() - self.started >= self.EVERY_S:
+        if self.on and self.total and time.perf_counter() - self.started >= self.every:
             self._line()
 
 
