@@ -133,20 +133,10 @@ def archive_from_store(run_dir: Path | str, judge: str | None = None) -> Archive
 def stored_judge(store: RunStore, judge: str
                  ) -> tuple[JudgeProvenance, dict[str, Judgment]]:
     """``judge``'s judgments in ``store``, all under one rubric, or a one-line error."""
-    from simulator.judge.store import judges_in, read_judgments
+    from simulator.judge.store import judgments_of
 
-    found = judges_in(store)
-    if judge not in found:
-        held = ", ".join(sorted(found)) or "none"
-        raise UsageError(f"--judge {judge}: the run holds no judgments of it (it holds: "
-                         f"{held}); run layerrag judge {store.run_dir} --judge {judge} first")
-    if len(found[judge]) > 1:
-        raise UsageError(f"--judge {judge}: its judgments were made under "
-                         f"{len(found[judge])} rubrics ({', '.join(sorted(found[judge]))}); "
-                         "judge the run again to make them one")
-    (rubric,) = found[judge]
-    return (JudgeProvenance(name=judge, rubric_hash=rubric),
-            {j.key: j for j in read_judgments(store, judge)})
+    rubric, judgments = judgments_of(store, judge)
+    return JudgeProvenance(name=judge, rubric_hash=rubric), judgments
 
 
 class ExportSummary(BaseModel):

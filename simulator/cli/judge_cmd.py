@@ -22,7 +22,6 @@ from simulator.cli.judge_llm import add_llm_judge_options
 if TYPE_CHECKING:
     from simulator.judge.metrics import MetricName
     from simulator.judge.run import JudgedRecord
-    from simulator.stats.judged import CellSummary, MeanInterval
 
 EXAMPLES = """examples:
   layerrag judge runs/deterministic --judge deterministic
@@ -109,8 +108,10 @@ def _judge(args: argparse.Namespace) -> int:
             table["judge_calls"] = extra.as_json()
         print(json.dumps(table, indent=2))
     else:
-        sys.stdout.write(render_markdown(cells, weights_name=weights_name, judge=args.judge,
-                                         rubric=rubric))
+        from simulator.report.judge_section import render_judge_tables
+
+        sys.stdout.write(render_judge_tables(cells, weights_name=weights_name,
+                                             judge=args.judge, rubric=rubric))
     sys.stdout.flush()
     where = ("recomputed from the archive" if args.run_dir.is_file() else
              "stored in the run store (table judgments)" if stored else
@@ -192,56 +193,6 @@ def _compare(args: argparse.Namespace, weights_name: str,
                            r.note or ""]))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
-
-
-def _fmt(m: MeanInterval | None) -> str:
-    return "n/a" if m is None else f"{m.mean:.3f} [{m.low:.2f}, {m.high:.2f}]"
-
-
-def _bands(m: MeanInterval | None) -> str:
-    return "n/a" if m is None else "/".join(str(m.bands[b]) for b in m.bands)
-
-
-def render_markdown(cells: Sequence[CellSummary], *, weights_name: str, judge: str,
-                    rubric: str) -> str:
-    """The judge table, the band table and the notes, as Markdown."""
-    from simulator.judge.metrics import METRIC_NAMES, SHORT
-
-    applied: list[MetricName] = [m for m in METRIC_NAMES
-                                 if any(c.metrics[m] is not None for c in cells)]
-    absent = [m for m in METRIC_NAMES if m not in applied]
-    several_arms = len({c.arm for c in cells}) > 1
-    lead = ["arm"] if several_arms else []
-
-    def row_head(c: CellSummary) -> list[str]:
-        return [*([c.arm] if several_arms else []), c.scenario, c.contract_mode]
-
-    head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final", "GF",
-            "judged", "unjudged", "main issue"]
-    lines = [f"## Judge: {judge} (rubric {rubric}), weights {weights_name}", "",
-             "Means over the records where a metric applies, 95% hierarchical bootstrap "
-             "interval (model units, then policy units).", "",
-             _row(head), _row(["---"] * len(head))]
-    for c in cells:
-        lines.append(_row([*row_head(c), *(_fmt(c.metrics[m]) for m in applied),
-                           _fmt(c.s_final),
-                           "n/a" if c.gf_rate is None else f"{c.gf_rate:.1%}",
-                           str(c.judged), str(c.unjudged),
-                           c.main_issue or ""]))
-    band_head = [*lead, "scenario", "mode", *(SHORT[m] for m in applied), "S_final"]
-    lines += ["", "### Severity bands (severe/moderate/minor/none counts)", "",
-              _row(band_head), _row(["---"] * len(band_head))]
-    for c in cells:
-        lines.append(_row([*row_head(c), *(_bands(c.metrics[m]) for m in applied),
-                           _bands(c.s_final)]))
-    lines += ["", "Metrics: " + "; ".join(f"{SHORT[m]} = {m}" for m in applied) + "."]
-    if absent:
-        lines.append("Not applicable to any record here (never scored 0 or 1 by default): "
-                     + ", ".join(absent) + ".")
-    lines.append("S_final is renormalised over the applicable metrics (docs/judge.md). GF: "
-                 "groundedness false positives (grounded and not S), what a faithfulness "
-                 "check alone would pass.")
-    return "\n".join(lines) + "\n"
 
 
 def _row(cells: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from simulator.cli.paths import check_output_dir
+from simulator.errors import UsageError
 from simulator.report.cli_support import add_report_options, chosen_format, emit, write_utf8
 
 EXAMPLES = """examples:
@@ -19,6 +20,7 @@ EXAMPLES = """examples:
   layerrag report runs/deterministic --plots runs/deterministic/plots
   layerrag report runs/models --bootstrap crossed   # several models, same policy units
   layerrag report runs/deterministic runs/react      # agents side by side
+  layerrag report runs/deterministic --judge deterministic   # with a judge's stored scores
 """
 
 
@@ -38,6 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="a run directory (runs.sqlite); several runs of different "
                              "agents on the same tasks are reported side by side")
     add_report_options(parser)
+    parser.add_argument("--judge", metavar="NAME",
+                        help="add the judge tables of NAME's judgments stored in the run "
+                             "(deterministic, or the model of an LLM judge; made by layerrag "
+                             "judge RUN_DIR --judge NAME, no judge call here)")
+    parser.add_argument("--weights", default="paper", metavar="PROFILE|FILE",
+                        help="S_final weights of the judge tables: paper (default), uniform, "
+                             "retrieval-heavy, or a TOML / JSON file")
     parser.set_defaults(func=_report)
 
 
@@ -46,8 +55,11 @@ def _report(args: argparse.Namespace) -> int:
     check_output_dir(args.plots, "--plots")
     from simulator.report.build import report_from_runs
 
+    if args.judge is None and args.weights != "paper":
+        raise UsageError("--weights applies to the judge tables: add --judge NAME")
     report = report_from_runs(args.run_dirs, replicates=args.replicates, seed=args.seed,
-                              bootstrap=args.bootstrap)
+                              bootstrap=args.bootstrap, judge=args.judge,
+                              weights=args.weights)
     return emit(report, args)
 
 

@@ -18,7 +18,7 @@ from simulator.corpus.model import Labels
 from simulator.errors import UsageError
 from simulator.judge.deterministic import JUDGE_NAME, judge_record, unjudged
 from simulator.judge.model import Judgment
-from simulator.judge.store import raw_records, write_judgments
+from simulator.judge.store import judgments_of, raw_records, write_judgments
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 
@@ -126,3 +126,19 @@ def judge_run(run_dir: Path | str, judge: str = JUDGE_NAME, *,
             write_judgments(store, (j.judgment for j in judged))
     return judged, stored
 
+
+
+def stored_judged(store: RunStore, judge: str) -> tuple[list[JudgedRecord], str]:
+    """Every record of ``store`` with ``judge``'s stored judgment, and the rubric hash: the
+    judge table without judging again. A record the judge has not seen (the run resumed
+    after judging) is unjudged, saying so, never left out."""
+    rubric, judgments = judgments_of(store, judge)
+    out = []
+    for stored in stored_records(store):
+        judgment = judgments.get(stored.key)
+        if judgment is None:
+            judgment = Judgment(key=stored.key, judge=judge, rubric_hash=rubric,
+                                status="unjudged", reason=f"not judged by {judge} (run "
+                                f"layerrag judge {store.run_dir} --judge {judge})")
+        out.append(stored.judged(judgment))
+    return out, rubric

@@ -81,3 +81,19 @@ def read_judgments(store: RunStore, judge: str) -> Iterator[Judgment]:
             where = ".".join(str(p) for p in first["loc"]) or "judgment"
             raise UsageError(f"{store.path}: a stored judgment is not valid "
                              f"({where}: {first['msg']})") from None
+
+
+def judgments_of(store: RunStore, judge: str) -> tuple[str, dict[str, Judgment]]:
+    """``judge``'s judgments in ``store`` by record key, all under one rubric (returned
+    first), or a one-line error saying which judges the run does hold."""
+    found = judges_in(store)
+    if judge not in found:
+        held = ", ".join(sorted(found)) or "none"
+        raise UsageError(f"--judge {judge}: the run holds no judgments of it (it holds: "
+                         f"{held}); run layerrag judge {store.run_dir} --judge {judge} first")
+    if len(found[judge]) > 1:
+        raise UsageError(f"--judge {judge}: its judgments were made under "
+                         f"{len(found[judge])} rubrics ({', '.join(sorted(found[judge]))}); "
+                         "judge the run again to make them one")
+    (rubric,) = found[judge]
+    return rubric, {j.key: j for j in read_judgments(store, judge)}

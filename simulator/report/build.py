@@ -16,6 +16,7 @@ from simulator.archive.export import archive_from_store
 from simulator.archive.row import ArchiveHeader, ArchiveRow, row_key
 from simulator.errors import UsageError
 from simulator.report.behaviour import behaviour_section
+from simulator.report.judge_section import judge_section
 from simulator.report.misleading import misleading_section
 from simulator.report.model import ArmComparison, ArmReport, Provenance, Report, ScenarioEffect
 from simulator.report.tables import (
@@ -182,14 +183,19 @@ def arm_comparison(rows: Sequence[ArchiveRow], baseline: str = "uncontrolled"
 
 
 def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int = 0,
-                      bootstrap: BootstrapKind = "nested") -> Report:
+                      bootstrap: BootstrapKind = "nested", judge: str | None = None,
+                      weights: str = "paper") -> Report:
     """The report of a run directory, via its in-memory archive (what the CLI prints), with
-    the first agent error's reason, which only the run store keeps."""
+    the first agent error's reason, which only the run store keeps, and ``judge``'s stored
+    judgments when asked for (S_final under ``weights``)."""
     from simulator.runner.store import RunStore
 
     archive = archive_from_store(run_dir)
     report = build_report(archive.rows, header=archive.header, replicates=replicates,
                           seed=seed, bootstrap=bootstrap)
+    if judge is not None:
+        report = report.model_copy(update={"judge": judge_section(
+            run_dir, judge, weights, replicates=replicates, seed=seed)})
     agent = report.provenance.agent
     if not report.provenance.agent_errors and agent == "pipeline":
         return report
@@ -202,7 +208,8 @@ def report_from_store(run_dir: Path | str, *, replicates: int = 2000, seed: int 
 
 
 def report_from_runs(run_dirs: Sequence[Path | str], *, replicates: int = 2000,
-                     seed: int = 0, bootstrap: BootstrapKind = "nested") -> Report:
+                     seed: int = 0, bootstrap: BootstrapKind = "nested",
+                     judge: str | None = None, weights: str = "paper") -> Report:
     """One report of several run directories: agents side by side.
 
     A run holds one agent; given runs of several agents on the same tasks, each arm is
@@ -212,7 +219,10 @@ def report_from_runs(run_dirs: Sequence[Path | str], *, replicates: int = 2000,
     """
     if len(run_dirs) == 1:
         return report_from_store(run_dirs[0], replicates=replicates, seed=seed,
-                                 bootstrap=bootstrap)
+                                 bootstrap=bootstrap, judge=judge, weights=weights)
+    if judge is not None:
+        raise UsageError(f"--judge {judge}: reports one run's judgments; for two runs' "
+                         "S_final side by side use layerrag judge RUN_A --compare RUN_B")
     rows = [row for run_dir in run_dirs for row in archive_from_store(run_dir).rows]
     agents = list(dict.fromkeys(row.agent for row in rows))
     if len(agents) > 1:

@@ -21,6 +21,7 @@ from simulator.report.formatting import (
     points,
     proportion,
 )
+from simulator.report.judge_section import render_judge
 from simulator.report.misleading import render_misleading
 from simulator.report.model import ArmReport, Provenance, Report, rate
 from simulator.report.summary import arm_totals, scenario_summary
@@ -346,5 +347,6 @@ REPORT_SECTIONS: tuple[ReportSection, ...] = (
                                                  full=False), "concise"),
     ReportSection(lambda report: render_tool_use(report.tool_use, report.provenance.agent,
                                                  full=True), "full"),
+    ReportSection(lambda report: render_judge(report.judge), "both"),
 )
 """Parts printed once, after the arms and before the notes: adding one is one line here."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from simulator.report.behaviour import BehaviourSection
+from simulator.report.judge_section import JudgeSection
 from simulator.report.misleading import MisleadingSection
 from simulator.report.tool_use import ToolUseSection
 from simulator.stats.bootstrap import BootstrapKind
@@ -220,6 +221,9 @@ class Report(_Frozen):
     tool_use: ToolUseSection | None = None
     """A tool-calling agent's tool use per cell, known from a run directory, not from an
     archive (report/tool_use.py)."""
+    judge: JudgeSection | None = None
+    """A judge's stored judgments of the run, when the report is asked for them
+    (``--judge NAME``, report/judge_section.py)."""
     incomplete: str | None = None
     """``incomplete: N of M records; cells missing: ...`` when the rows are fewer than the
     run was made to hold (simulator/runner/completeness.py); None when whole or unknown."""
