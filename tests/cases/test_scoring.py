@@ -106,6 +106,12 @@ def test_the_expected_value_and_plain_numbers_are_not_flagged() -> None:
     assert identifier_exactness(case, follow_up, stray) is False
 
 
+def test_amounts_and_percentages_are_no_versions(psc01: CaseLabels) -> None:
+    reply = _value("11.2", "Release 11.2; the refund is $12.50 and uptime 99.9%.")
+    assert corrupted_identifiers(psc01, reply) == ()
+    assert corrupted_identifiers(psc01, _value("11.3", "Release 11.3.")) == ("11.3",)
+
+
 def test_no_identifier_expected_and_none_named_is_unscored(psc01: CaseLabels) -> None:
     assert identifier_exactness(psc01, psc01.turns[3], DECLINE) is None
     assert identifier_exactness(psc01, psc01.turns[3],
@@ -281,6 +287,11 @@ def test_first_failed_turn_and_layer(psc01: CaseLabels) -> None:
     stale = _score_all(psc01, replies={2: swapped}, strict={1: (False, "freshness")})
     assert case_outcome(psc01, stale).first_failed_turn == 2
     assert case_outcome(psc01, stale).failed_layer == "freshness"
+
+
+def test_a_value_failure_without_a_layer_is_strict(psc01: CaseLabels) -> None:
+    scores = _score_all(psc01, strict={2: (False, None)})
+    assert case_outcome(psc01, scores).failed_layer == "strict"
 
 
 def test_the_turns_own_failure_comes_before_its_identifier(psc01: CaseLabels) -> None:
