@@ -159,9 +159,9 @@ def _identifier_problems(kind: str, value: str, field: str, formats: Sequence[Fo
         return
     fits = [k for k in IDENTIFIER_KINDS if k != kind and _fits(value, k, formats)]
     hint = f" (it fits {' and '.join(fits)}: is its kind wrong?)" if fits else ""
-    fail(field, f"{value!r} is not {article(fmt.name)} {fmt.name} value, the format of {kind} "
-                f"identifiers: a full match of the pattern {fmt.pattern!r} declared in "
-                f"corpus.toml{hint}")
+    of_kind = f" (the format of {kind} identifiers)" if fmt.name != kind else ""
+    fail(field, f"{value!r} is not {article(fmt.name)} {fmt.name} value{of_kind}: a full match "
+                f"of the pattern {fmt.pattern!r} declared in corpus.toml{hint}")
 
 
 def _fits(value: str, kind: str, formats: Sequence[FormatSpec]) -> bool:

@@ -139,7 +139,7 @@ CASES: dict[str, tuple[list[Edit], list[str]]] = {
         [(IT, '{ kind = "command", value = "bkpctl --version" }',
           '{ kind = "version", value = "bkpctl --version" }')],
         [IT, "ITC-01", "identifiers[2].value", "'bkpctl --version'",
-         "not a version_number value, the format of version identifiers",
+         "not a version_number value (the format of version identifiers)",
          "it fits command: is its kind wrong?"]),
     "ticket_id_not_one_token": (
         [(SD, '{ kind = "ticket_id", value = "FAC-22871" }',
