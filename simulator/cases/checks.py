@@ -46,8 +46,8 @@ KIND_FORMATS: dict[str, str] = {"version": "version_number"}
 """The declared format an identifier kind is held to, where its name is not the kind's own:
 every other kind is held to the ``corpus.toml`` format of its own name (``error_code``,
 ``command``, ``file_path``, and ``asset_id`` or ``ticket_id`` if a spec declares them). The
-deterministic reader extracts identifiers with these patterns, so one that does not match
-is one no reply can be seen to reproduce."""
+readers find values in prose with these patterns, so an identifier that does not match is
+one a reader extracting with them cannot find whole."""
 
 TOKEN_KINDS = frozenset({"asset_id", "ticket_id"})
 """Kinds held to :data:`TOKEN` when the spec declares no format for them. Ids are named in
