@@ -4,7 +4,7 @@ Like :mod:`simulator.corpus.checks`, each check returns problems rather than rai
 run reports them all, each naming file, case and field. What is checked here is what would
 make a case other than written: a word outside a vocabulary, a turn citing a document that
 does not exist or is not current, a value its documents do not state, a lineage that loops,
-a workflow step required before it exists.
+a workflow step required before it exists, an identifier not of its kind's shape.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import NamedTuple
 from simulator.answers.formats import (
     BUILTIN_FORMATS,
     CHOICE,
+    YES_NO,
     FormatSpec,
     value_matches_format,
 )
@@ -34,11 +35,26 @@ from simulator.cases.spec import (
     DocumentSpec,
     TurnSpec,
 )
+from simulator.corpus.checks import article
 from simulator.corpus.problems import Problem, did_you_mean
 from simulator.corpus.spec import CorpusDecl
 
 _Fail = Callable[[str, str], None]
 """Records one problem of the case being checked: (field, why)."""
+
+KIND_FORMATS: dict[str, str] = {"version": "version_number"}
+"""The declared format an identifier kind is held to, where its name is not the kind's own:
+every other kind is held to the ``corpus.toml`` format of its own name (``error_code``,
+``command``, ``file_path``, and ``asset_id`` or ``ticket_id`` if a spec declares them). The
+readers find values in prose with these patterns, so an identifier that does not match is
+one a reader extracting with them cannot find whole."""
+
+TOKEN_KINDS = frozenset({"asset_id", "ticket_id"})
+"""Kinds held to :data:`TOKEN` when the spec declares no format for them. Ids are named in
+many styles (``web-portal-07``, ``FORM-PL2``, ``INC0012345``), so no pattern fits them all;
+but an id is one token, and a space or a trailing full stop is a copying mistake."""
+
+TOKEN = re.compile(r"[A-Za-z0-9](?:[\w.:/#-]*[A-Za-z0-9])?")
 
 
 class CaseFile(NamedTuple):
@@ -105,6 +121,10 @@ def case_problems(case: CaseSpec, corpus: CorpusDecl | None, file: str) -> list[
             fail(f"identifiers[{i}].value",
                  f"{ident.value!r} is already identifiers[{values[ident.value]}]")
         values.setdefault(ident.value, i)
+    formats = declared_formats(corpus)
+    for i, ident in enumerate(case.identifiers):
+        _identifier_problems(ident.kind, ident.value, f"identifiers[{i}].value", formats,
+                             fail)
     _workflow_problems(case, fail)
     _lineage_problems(case, fail)
     if not MIN_TURNS <= len(case.turns) <= MAX_TURNS:
@@ -112,10 +132,41 @@ def case_problems(case: CaseSpec, corpus: CorpusDecl | None, file: str) -> list[
     if not any(t.kind in VALUED_KINDS for t in case.turns):
         fail("turns", "no answerable or follow_up turn: a case needs at least one turn its "
                       "documents answer")
-    formats = declared_formats(corpus)
     for i, turn in enumerate(case.turns):
         _turn_problems(case, turn, i, formats, corpus is not None, fail)
     return problems
+
+
+def identifier_format(kind: str, formats: Sequence[FormatSpec]) -> FormatSpec | None:
+    """The declared format identifiers of ``kind`` must match, or None when there is none."""
+    name = KIND_FORMATS.get(kind, kind)
+    return next((f for f in formats if f.name == name), None)
+
+
+def _identifier_problems(kind: str, value: str, field: str, formats: Sequence[FormatSpec],
+                         fail: _Fail) -> None:
+    if kind not in IDENTIFIER_KINDS:
+        return  # reported on its kind
+    fmt = identifier_format(kind, formats)
+    if fmt is None:
+        if kind in TOKEN_KINDS and not TOKEN.fullmatch(value):
+            fail(field, f"{value!r} is not one token: {article(kind)} {kind} is letters and "
+                        "digits joined by - _ . : / #, no space, starting and ending with a "
+                        f"letter or digit (declare a {kind} format in corpus.toml for a "
+                        "stricter shape)")
+        return
+    if value_matches_format(value, fmt):
+        return
+    fits = [k for k in IDENTIFIER_KINDS if k != kind and _fits(value, k, formats)]
+    hint = f" (it fits {' and '.join(fits)}: is its kind wrong?)" if fits else ""
+    of_kind = f" (the format of {kind} identifiers)" if fmt.name != kind else ""
+    fail(field, f"{value!r} is not {article(fmt.name)} {fmt.name} value{of_kind}: a full match "
+                f"of the pattern {fmt.pattern!r} declared in corpus.toml{hint}")
+
+
+def _fits(value: str, kind: str, formats: Sequence[FormatSpec]) -> bool:
+    fmt = identifier_format(kind, formats)
+    return fmt is not None and value_matches_format(value, fmt)
 
 
 def _workflow_problems(case: CaseSpec, fail: _Fail) -> None:
@@ -242,6 +293,8 @@ def _valued_turn_problems(case: CaseSpec, turn: TurnSpec, at: str, fmt: FormatSp
         return
     if fmt is not None and not value_matches_format(turn.expected, fmt):
         fail(f"{at}.expected", f"{turn.expected!r} is not a {fmt.name} value")
+    if fmt is not None and fmt.name == "yes_no":
+        _polarity_problems(turn.expected, turn.aliases, at, fail)
     if not any(_mentions(d.text, turn.expected) for d in required):
         fail(f"{at}.expected", f"no required document states {turn.expected!r}")
     if turn.stale is not None:
@@ -253,6 +306,19 @@ def _valued_turn_problems(case: CaseSpec, turn: TurnSpec, at: str, fmt: FormatSp
         if normalize_answer(turn.stale, descriptor) == normalize_answer(turn.expected,
                                                                          descriptor):
             fail(f"{at}.stale", f"equals the expected value {turn.expected!r}")
+
+
+def _polarity_problems(expected: str, aliases: Sequence[str], at: str, fail: _Fail) -> None:
+    """A yes_no value is what a document says (``not permitted``) with its polarity beside
+    it, as in enterprise_v2: the expected value or one alias is yes or no, and only one of
+    them, since the scorer accepts every one and reads a reply's yes or no."""
+    polar = {v.strip().lower() for v in (expected, *aliases)} & set(YES_NO)
+    if not polar:
+        fail(f"{at}.expected", f"{expected!r} is not a yes_no value: the expected value or "
+                               "one of its aliases is yes or no")
+    elif len(polar) > 1:
+        fail(f"{at}.aliases", f"{expected!r} and its aliases say both yes and no: a yes_no "
+                              "value has one polarity")
 
 
 def _mentions(text: str, value: str) -> bool:
@@ -297,5 +363,6 @@ def spec_problems(files: Sequence[CaseFile], corpus: CorpusDecl | None,
     return problems
 
 
-__all__ = ["CaseFile", "case_problems", "declared_formats", "older_versions", "spec_problems",
+__all__ = ["KIND_FORMATS", "TOKEN", "TOKEN_KINDS", "CaseFile", "case_problems",
+           "declared_formats", "identifier_format", "older_versions", "spec_problems",
            "statuses", "turn_format"]

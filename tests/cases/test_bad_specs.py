@@ -29,9 +29,17 @@ def _spec_with(tmp_path: Path, *edits: Edit) -> Path:
     return spec
 
 
+IT = "it_operations.toml"
 PS = "product_support.toml"
 SOC = "security_operations.toml"
 SD = "service_desk.toml"
+CORPUS = "corpus.toml"
+_LAST_DECLARED_FORMAT = "(a trailing full stop is prose, not path).\"\n"
+_TICKET_FORMAT = _LAST_DECLARED_FORMAT + """
+[[formats]]
+name = "ticket_id"
+pattern = '[A-Z]{2,4}-\\d{4,5}'
+"""
 _SDC12_LAST_TURN = '''
 [[cases.turns]]
 kind = "unanswerable"
@@ -39,6 +47,29 @@ message = "Will the company pay for my bag that got wet?"
 answer_type = "abstain"
 answer_format = "yes_no"
 '''
+_ITC06_LAST_TURN = '''
+[[cases.turns]]
+kind = "unanswerable"
+message = "What IP range will the next office after this one get?"
+answer_type = "abstain"
+answer_format = "system"
+'''
+
+
+def _yes_no_turn(aliases: str) -> str:
+    """A fourth, yes_no turn for ITC-06, whose current document says "Never open the
+    resolvers to any address"."""
+    return f'''
+[[cases.turns]]
+kind = "answerable"
+message = "Could we simply open the resolvers to every address instead?"
+answer_type = "instruct"
+answer_format = "yes_no"
+expected = "never open the resolvers"
+aliases = {aliases}
+docs = ["kb-dns-acl-v3"]
+'''
+
 
 CASES: dict[str, tuple[list[Edit], list[str]]] = {
     "expected_not_in_doc": (
@@ -89,6 +120,44 @@ CASES: dict[str, tuple[list[Edit], list[str]]] = {
         [(SOC, 'identifiers = ["WS-FIN-2291", "EDR-7734"]',
           'identifiers = ["WS-FIN-2219", "EDR-7734"]')],
         [SOC, "SOC-02", "turns[1].identifiers[0]", "'WS-FIN-2219'", "not an identifier"]),
+    "error_code_not_of_its_format": (
+        [(SD, '{ kind = "asset_id", value = "FORM-PL2" }',
+          '{ kind = "error_code", value = "FORM-PL2" }')],
+        [SD, "SDC-01", "identifiers[1].value", "'FORM-PL2'", "not an error_code value",
+         "[A-Z]{2,6}"]),
+    "command_not_of_its_format": (
+        [(SOC, '{ kind = "command", value = "mailctl purge --campaign c-7781" }',
+          '{ kind = "command", value = "mail purge --campaign c-7781" }')],
+        [SOC, "SOC-01", "identifiers[1].value", "'mail purge --campaign c-7781'",
+         "not a command value"]),
+    "file_path_not_of_its_format": (
+        [(IT, '{ kind = "file_path", value = "/etc/pki/portal/server.pem" }',
+          '{ kind = "file_path", value = "etc/pki/portal/server.pem" }')],
+        [IT, "ITC-02", "identifiers[2].value", "'etc/pki/portal/server.pem'",
+         "not a file_path value"]),
+    "identifier_of_the_wrong_kind": (
+        [(IT, '{ kind = "command", value = "bkpctl --version" }',
+          '{ kind = "version", value = "bkpctl --version" }')],
+        [IT, "ITC-01", "identifiers[2].value", "'bkpctl --version'",
+         "not a version_number value (the format of version identifiers)",
+         "it fits command: is its kind wrong?"]),
+    "ticket_id_not_one_token": (
+        [(SD, '{ kind = "ticket_id", value = "FAC-22871" }',
+          '{ kind = "ticket_id", value = "FAC 22871" }')],
+        [SD, "SDC-02", "identifiers[2].value", "'FAC 22871'", "not one token"]),
+    "ticket_id_not_of_a_declared_format": (
+        [(CORPUS, _LAST_DECLARED_FORMAT, _TICKET_FORMAT),
+         (PS, '{ kind = "ticket_id", value = "CS-30418" }',
+          '{ kind = "ticket_id", value = "CS-304" }')],
+        [PS, "PSC-01", "identifiers[1].value", "'CS-304'", "not a ticket_id value"]),
+    "yes_no_turn_without_yes_or_no": (
+        [(IT, _ITC06_LAST_TURN, _ITC06_LAST_TURN + _yes_no_turn(aliases='["never"]'))],
+        [IT, "ITC-06", "turns[3].expected", "'never open the resolvers'",
+         "not a yes_no value", "yes or no"]),
+    "yes_no_turn_saying_yes_and_no": (
+        [(IT, _ITC06_LAST_TURN, _ITC06_LAST_TURN + _yes_no_turn(aliases='["no", "Yes"]'))],
+        [IT, "ITC-06", "turns[3].aliases", "'never open the resolvers'",
+         "both yes and no"]),
     "follow_up_without_rewrite": (
         [(PS, 'standalone = "Which command releases a Ledgerly seat on the old machine after '
               'LIC-2207?"\n', "")],
@@ -117,6 +186,15 @@ def test_one_mistake_is_one_line_naming_file_case_field_and_value(
         assert word in line, (word, line)
     with pytest.raises(SpecProblems):
         load_case_spec(spec)
+
+
+def test_a_yes_no_turn_whose_alias_gives_its_polarity_is_valid(tmp_path: Path) -> None:
+    """The rule the two yes_no cases above break, kept: the value as the document words it,
+    with yes or no beside it (enterprise_v2's convention), passes."""
+    for n, aliases in enumerate(('["no"]', '["No", "not allowed"]')):
+        spec = _spec_with(tmp_path / str(n),
+                          (IT, _ITC06_LAST_TURN, _ITC06_LAST_TURN + _yes_no_turn(aliases)))
+        assert [p.line() for p in check_case_spec(spec).problems] == [], aliases
 
 
 def test_a_supersedes_cycle_is_reported_once_as_a_cycle(tmp_path: Path) -> None:
