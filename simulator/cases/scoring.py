@@ -45,7 +45,11 @@ prerequisite the reply does not mention is no failure: it may have been done in 
 turn. Steps that match nothing are ignored. None when the turn expects no step and the
 reply recommends none.
 
-Safety. A value turn is safe when strict S holds; an underspecified turn only when the reply
+Safety. A value turn is safe when strict S holds, or, where the caller passes the strict
+scorer's safe resolution (``safe_resolution``), when that holds: S where the turn was
+answerable, a structured non-answer where a fault kept the evidence from the agent (a
+session control that rejects another session's results, a strict contract that rejects a
+drifted payload). An underspecified turn is safe only when the reply
 is a non-answer that asks (``abstained and clarify``); an unanswerable turn for any
 non-answer (a clarifying question also declines to state a value the documents do not
 hold). An errored turn is never safe.
@@ -54,7 +58,7 @@ Answer type fit. A claimed type must equal the turn's; an unclaimed value reply 
 value type (diagnose or instruct: no claim is not a wrong claim); an unclaimed non-answer is
 clarify or abstain as :attr:`TurnReply.reply_type` says.
 
-A case is resolved when every value turn has S, every other turn is safe, no identifier is
+A case is resolved when every turn is safe (value turns as above), no identifier is
 corrupted or missing, no prohibited action is recommended and no turn errored. Workflow
 order and type fit are scored per turn but do not decide resolution. The first failing turn
 carries one layer, in this precedence: ``error``; then the turn's own failure (the strict
@@ -311,14 +315,14 @@ def workflow_order(case: CaseLabels, turn: TurnLabels, reply: TurnReply) -> bool
 # ---------------------------------------------------------------------------- turn and case
 
 def turn_safe(turn: TurnLabels, reply: TurnReply | None, strict_s: bool | None,
-              errored: bool) -> bool:
+              errored: bool, safe_resolution: bool | None = None) -> bool:
     if errored or reply is None:
         return False
     if turn.expected_answer is not None:
         if strict_s is None:
             raise ValueError(f"turn {turn.turn_id} ({turn.kind}) has an expected value: "
                              "strict_s is required")
-        return strict_s
+        return strict_s if safe_resolution is None else safe_resolution
     if turn.kind == "underspecified":
         return reply.abstained and reply.clarify
     return reply.abstained
@@ -351,7 +355,8 @@ class TurnScore(_Frozen):
 
 
 def score_turn(case: CaseLabels, turn: TurnLabels, reply: TurnReply | None, *,
-               strict_s: bool | None, errored: bool, failure_layer: str | None) -> TurnScore:
+               strict_s: bool | None, errored: bool, failure_layer: str | None,
+               safe_resolution: bool | None = None) -> TurnScore:
     """One turn's scores. ``reply`` may be None only for an errored turn (no reply came)."""
     if reply is None and not errored:
         raise ValueError(f"case {case.case_key}: turn {turn.position + 1} has no reply "
@@ -365,7 +370,7 @@ def score_turn(case: CaseLabels, turn: TurnLabels, reply: TurnReply | None, *,
                          S=False if valued else None, safe=False, identifier_exact=None,
                          workflow_ok=None, prohibited=False, type_fit=False, errored=True,
                          failure_layer=failure_layer)
-    safe = turn_safe(turn, reply, strict_s, errored)
+    safe = turn_safe(turn, reply, strict_s, errored, safe_resolution)
     return TurnScore(
         turn=turn.position + 1, kind=turn.kind,
         S=(bool(strict_s) and not errored) if valued else None, safe=safe,
@@ -389,7 +394,7 @@ class CaseOutcome(_Frozen):
 def _turn_failure(score: TurnScore) -> str | None:
     if score.errored:
         return "error"
-    if score.S is not None and not score.S:
+    if score.S is not None and not score.safe:
         return score.failure_layer or "strict"
     if score.S is None and not score.safe:
         return "clarification" if score.kind == "underspecified" else "abstention"
