@@ -119,7 +119,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="comma list of arms, e.g. uncontrolled,controlled,"
                              "mine=bounded_retry+session_isolation")
     parser.add_argument("--tasks", type=int, default=None,
-                        help="only the first N tasks in corpus order")
+                        help="only the first N tasks in corpus order (with --suite cases: "
+                             "the first N cases)")
+    parser.add_argument("--suite", choices=("enterprise", "cases"), default="enterprise",
+                        help="enterprise: one question per record on enterprise_v2, the "
+                             "paper's matrix (default); cases: multi-turn support cases on "
+                             "cases_v1, one record per turn (docs/cases.md)")
+    parser.add_argument("--fault-turns", default=None, metavar="at:K|from:K|always",
+                        help="with --suite cases: the turns the scenario's faults act on "
+                             "(default at:2, the second turn)")
     parser.add_argument("--format", choices=("md", "csv", "json", "none"), default="md",
                         help="report printed at the end (default md)")
     parser.add_argument("--full", action="store_true",
@@ -139,7 +147,8 @@ _CONFIG_FLAGS = {"models": "--model", "scenarios": "--scenarios", "modes": "--mo
                  "arms": "--arms", "tasks": "--tasks", "seed": "--seed", "spec": "--spec",
                  "base_url": "--base-url", "pipeline": "--pipeline", "agent": "--agent",
                  "retriever": "--retriever", "top_k": "--top-k",
-                 "source_priority": "--source-priority", "record_timeout": "--record-timeout"}
+                 "source_priority": "--source-priority", "record_timeout": "--record-timeout",
+                 "suite": "--suite", "fault_turns": "--fault-turns"}
 
 
 def build_config(**fields: Any) -> RunConfig:
@@ -179,6 +188,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
         agent=args.agent, retriever=args.retriever, top_k=args.top_k,
         source_priority=args.source_priority, record_timeout=args.record_timeout,
+        suite=args.suite, fault_turns=args.fault_turns,
     )
 
 
@@ -196,6 +206,10 @@ def _run(args: argparse.Namespace) -> int:
     options = live_options_from_args(args) if is_live(config.models) else None
     _check_inputs(config)
     announce_start(config, args.out, progress)  # after every check: a refusal is one line
+    if config.suite == "cases":
+        from simulator.cli.cases_run import run_cases_command
+
+        return run_cases_command(config, args, progress)
     if options is not None:
         return _run_live(config, args, options, progress)
     from simulator.runner.matrix import run_matrix
@@ -225,7 +239,11 @@ def _check_inputs(config: RunConfig) -> None:
     from simulator.runner.validate import validate_config
 
     validate_config(config)  # every name: scenarios, modes, arms, models, retriever, agent
-    if config.spec is not None:
+    if config.suite == "cases":
+        from simulator.cases import build_case_corpus
+
+        build_case_corpus(config.spec, config.seed)
+    elif config.spec is not None:
         from simulator.corpus import build_corpus
 
         build_corpus(config.spec, config.seed)

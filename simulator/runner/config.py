@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -58,6 +58,13 @@ class RunConfig(BaseModel):
     """Seconds one record of a tool-calling agent may take before it is an agent error;
     None takes :data:`RECORD_TIMEOUTS`' default for the run (offline or live). A limit, not
     an output setting: not part of the run id."""
+    suite: Literal["enterprise", "cases"] = "enterprise"
+    """``enterprise``: one question per record on enterprise_v2 (the paper's matrix);
+    ``cases``: multi-turn cases on cases_v1, one record per turn (simulator/conversations).
+    Part of the run id only when not the default."""
+    fault_turns: str | None = None
+    """The cases suite's fault schedule (``at:2``, ``from:2``, ``always``); None for a
+    single-turn run (simulator/conversations/schedule.py)."""
     arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
@@ -96,6 +103,13 @@ class RunConfig(BaseModel):
         if self.base_url is not None and not is_live(self.models):
             raise ValueError(f"--base-url {self.base_url!r} applies to live models only; "
                              f"the deterministic reader makes no calls")
+        if self.fault_turns is not None:
+            if self.suite != "cases":
+                raise ValueError(f"--fault-turns {self.fault_turns}: schedules faults in "
+                                 "conversations; add --suite cases")
+            from simulator.cases.schedule import parse_schedule
+
+            parse_schedule(self.fault_turns)
         if self.source_priority is not None and not is_live(self.models):
             raise ValueError(f"--source-priority {self.source_priority} applies to chat "
                              f"models only; the deterministic reader reads no instructions")
@@ -107,7 +121,9 @@ class RunConfig(BaseModel):
         # The same for the pipeline agent.
         dropped = {name for name, default in (("pipeline", DEFAULT_PIPELINE),
                                               ("agent", DEFAULT_AGENT),
-                                              ("source_priority", None))
+                                              ("source_priority", None),
+                                              ("suite", "enterprise"),
+                                              ("fault_turns", None))
                    if getattr(self, name) == default}
         dropped.add("record_timeout")
         body = json.dumps([self.model_dump(mode="json", exclude=dropped), corpus_hash],

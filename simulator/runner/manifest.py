@@ -72,7 +72,11 @@ def expected_for(config: RunConfig, corpus: Corpus) -> ExpectedRecords:
     """The records the run of ``config`` on ``corpus`` is made to hold."""
     from simulator.runner.cells import cells
 
-    total = sum(1 for _ in cells(config, corpus))
+    if config.suite == "cases":  # the corpus holds one task per turn of the run's cases
+        total = len(corpus.tasks) * len(config.models) * len(config.scenarios) \
+            * len(config.modes) * len(config.arms)
+    else:
+        total = sum(1 for _ in cells(config, corpus))
     axes = len(config.models) * len(config.scenarios) * len(config.modes) * len(config.arms)
     return expected_records(config.models, config.scenarios, config.modes, config.arms,
                             max(1, total // max(1, axes)))

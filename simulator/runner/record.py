@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from simulator.cases.record import CaseTurn
 from simulator.scoring.outcome import Outcome
 from simulator.vocabulary import DEFAULT_AGENT
 
@@ -62,6 +63,9 @@ class RunRecord(Outcome):
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
+    case: CaseTurn | None = None
+    """A case turn's case, turn, memory and reply (simulator/cases/record.py); None for a
+    single-turn record."""
     trajectory: dict[str, Any] | None = Field(default=None, exclude=True, repr=False)
     """What the agent was asked, did, saw and answered, and why it scored as it did
     (simulator/runner/trajectory/): evaluator-side. Never in the record's own JSON

@@ -1,0 +1,45 @@
+"""``layerrag run --suite cases``: the multi-turn cases suite, then its report.
+
+The single-turn matrix's runner, report and exit codes stay where they are; this module is
+the cases suite's half of ``layerrag run`` (simulator/conversations/ does the work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from simulator.runner.config import RunConfig
+
+
+def run_cases_command(config: RunConfig, args: argparse.Namespace,
+                      progress: bool | None) -> int:
+    from simulator.conversations.runner import run_cases
+    from simulator.report.cases import (
+        cases_report_from_store,
+        render_cases_report,
+    )
+
+    summary = run_cases(config, args.out, progress=_progress_line(progress))
+    print(f"{summary.run_id}: {summary.written} turns written, {summary.already_done} "
+          f"already done, {summary.total} in the suite ({summary.seconds:.1f} s) -> "
+          f"{summary.run_dir}", file=sys.stderr)
+    if args.format == "json":
+        print(cases_report_from_store(args.out).model_dump_json(indent=2))
+    elif args.format != "none":
+        sys.stdout.write(render_cases_report(cases_report_from_store(args.out)))
+    return summary.exit_code
+
+
+def _progress_line(progress: bool | None):  # type: ignore[no-untyped-def]
+    """A status line on stderr per turn position stored (none with --no-progress)."""
+    if progress is False:
+        return None
+    started = time.perf_counter()
+
+    def report(done: int, total: int) -> None:
+        print(f"cases: {done}/{total} turns ({time.perf_counter() - started:.1f} s)",
+              file=sys.stderr, flush=True)
+
+    return report

@@ -1,0 +1,101 @@
+"""The reference pipeline's conversation front: how it turns a thread into one search and
+when it asks instead of answering. Public rules over what the agent sees, no label.
+
+The pipeline answers one question at a time; in a conversation it forms that question from
+the thread (rule 1), asks for what is missing when the thread does not say which thing the
+user means (rule 2), and restates the identifiers the user gave it (rule 3), as a support
+agent does ("For LIC-2207 on CS-30418: ..."):
+
+1. **Search from the conversation.** The question searched and read is the earlier user
+   messages of the thread, oldest first, then the current one, joined by spaces: a
+   follow-up ("and on the older firmware?") carries the identifiers and topic its thread
+   named. Replies are not searched: they would echo old answers into new searches.
+2. **Clarify.** The pipeline asks a clarifying question instead of searching when the
+   thread names no identifier at all, or when the current message names none and points at
+   a new, unnamed thing ("another", "the other", "different", "also").
+3. **Identifiers.** The reply names every identifier the thread's user messages named
+   (:func:`identifier_tokens`), in order of first mention. Served another thread's memory,
+   it names that thread's: which is what identifier exactness measures.
+4. **Speak to the message.** Searching with the whole thread finds the case's article for
+   any question about the case, including one the article does not answer ("will the VPN
+   be replaced this year?"). So when the current message has three content words or more
+   (words of three letters or more, not stop words, compared on their first five letters),
+   the pipeline keeps a value only if a sentence of the cited evidence that states it
+   shares one of them; else it replies that the knowledge base does not say. A shorter
+   message ("and by when?"), or one that opens by referring back ("And", "So", "It's",
+   "They", "That", "What if", ...), is a follow-up of the thread's topic and is not tested.
+
+An identifier here is a token shaped like one: an upper-case code with a dash and digits
+(``LIC-2207``, ``CS-30418``, ``FLR-2-EAST``), a lower-case name with a dash and digits
+(``db-rpt-03``, ``k8s-wk-11``), a word with digits (``r2``, ``F4``), a dotted release
+(``11.2``), an absolute path, or a command: a tool whose name ends in ``ctl``, ``adm``
+or ``cli`` with up to three arguments (``replctl status --lag``), stopping at a small word
+such as "and" or "on".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_IDENTIFIER = re.compile(
+    r"(?P<command>\b[a-z][a-z0-9-]*(?:ctl|adm|cli)"
+    r"(?: (?!(?:and|the|on|to|for|then|with|shows|is|in|of|or)\b)(?:--?)?[a-z][\w-]*){0,3})"
+    r"|(?<![\w.-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w-])"   # LIC-2207, db-rpt-03, BLD-B-F4
+    r"|\b[A-Za-z]+\d+[A-Za-z0-9]*\b"                        # r2, F4, k8s
+    r"|(?<![\w.])\d+\.\d+(?:\.\d+)*\b"                     # 11.2, 7.4.2
+    r"|(?P<path>(?<!\S)/[\w.-]+(?:/[\w.-]+)+)")               # /var/lib/pgsql
+_NEW_THING = re.compile(r"\b(another|the other|other|different|also)\b", re.IGNORECASE)
+
+CLARIFY_REASON = ("Which one do you mean? Please give the error code, asset, ticket or "
+                  "version this is about, so I can look up the right article.")
+
+
+def identifier_tokens(text: str) -> tuple[str, ...]:
+    """Identifier-shaped tokens of ``text``, each once, in order of first mention: a dashed
+    token counts when it holds a digit (``LIC-2207``, not ``follow-up``)."""
+    found = (m.group(0) for m in _IDENTIFIER.finditer(text)
+             if m.group("path") or m.group("command") or any(ch.isdigit() for ch in m.group(0)))
+    return tuple(dict.fromkeys(found))
+
+
+def conversation_question(history: Sequence[str], message: str) -> str:
+    """Rule 1: the earlier user messages, then the current one."""
+    return " ".join([*history, message])
+
+
+def needs_clarification(history: Sequence[str], message: str) -> bool:
+    """Rule 2: nothing in the thread says which thing the user means."""
+    if not identifier_tokens(conversation_question(history, message)):
+        return True
+    return not identifier_tokens(message) and _NEW_THING.search(message) is not None
+
+
+def thread_identifiers(history: Sequence[str], message: str) -> tuple[str, ...]:
+    """Rule 3: the identifiers the thread's user messages named."""
+    return identifier_tokens(conversation_question(history, message))
+
+
+SPEAKS_MIN_WORDS = 3
+_REFERS_BACK = re.compile(r"\s*(and|so|then|ok|okay|it|it's|its|they|they're|that|those|"
+                          r"this|these|what if)\b", re.IGNORECASE)
+_STOP = frozenset("""a an the and or of to in on for with is are was be by at it its this that
+these those what which who whom when how do does did can could will would should we they their
+our my your you me them there here from as not no yes if then than after before about into out
+up down over more most less any all some one two once have has had get got just also too
+still now why where whats it's is that's i'm""".split())
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(w[:5] for w in re.findall(r"[a-z]+", text.lower())
+                     if len(w) > 2 and w not in _STOP)
+
+
+def speaks_to(message: str, value: str, texts: Sequence[str]) -> bool:
+    """Rule 4: some sentence of ``texts`` that states ``value`` shares a content word with
+    ``message``."""
+    wanted = _content(message)
+    if len(wanted) < SPEAKS_MIN_WORDS or _REFERS_BACK.match(message):
+        return True
+    return any(value in sentence and wanted & _content(sentence)
+               for text in texts for sentence in re.split(r"(?<=[.!?])\s+", text))

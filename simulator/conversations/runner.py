@@ -1,0 +1,336 @@
+"""Run the cases suite: models x scenarios x contract modes x arms x cases, each case a
+conversation of 3 to 5 turns, each turn a scored record in the run store.
+
+Every (model, scenario, mode, arm, case) is one LangGraph thread (simulator/conversations/
+thread.py). Threads advance in lockstep, turn 1 of every thread, then turn 2, and so on, so
+that the memory a session fault serves at turn k is another thread's memory after k - 1
+turns, whatever order the threads run in. A turn's tools run through the scenario's fault
+chain when the run's schedule says the faults act on that turn (``--fault-turns at:2``),
+and through the clean chain otherwise. Under a scenario with a session fault, the turn is
+also served another thread's memory: the other case is the one the endpoint's session
+mix-up picks for this case's session (``middleware.faults.wrong_session.other_session``),
+so the leaked memory and the leaked search results come from the same case.
+
+The agent is layerrag's pipeline with its conversation front (simulator/conversations/
+front.py); other agents are not yet wired to conversations and are refused in one line.
+Records are stored as each turn position finishes: a run killed mid-way resumes from the
+first turn not stored, its threads rebuilt from the stored turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from middleware import build_tool_chain, get_scenario
+from simulator.agent import steps
+from simulator.agent.graph import arun_episodes
+from simulator.agent.state import Episode
+from simulator.cases import Case, CaseCorpus, CaseLabels, build_case_corpus
+from simulator.cases.record import CaseTurn
+from simulator.cases.reply import TurnReply
+from simulator.cases.schedule import DEFAULT_SCHEDULE, TurnSchedule, parse_schedule
+from simulator.cases.scoring import score_turn
+from simulator.conversations.front import (
+    CLARIFY_REASON,
+    conversation_question,
+    needs_clarification,
+    speaks_to,
+    thread_identifiers,
+)
+from simulator.conversations.thread import (
+    ThreadGraph,
+    TurnInput,
+    build_thread_graph,
+    memory_of,
+    restore,
+    run_turn,
+)
+from simulator.corpus.model import Labels, Task
+from simulator.errors import UsageError
+from simulator.live.loop import blocking_runs
+from simulator.readers.base import unknown_answer
+from simulator.runner.cells import Cell, MatrixRunner, RunSummary
+from simulator.runner.config import RunConfig
+from simulator.runner.lock import holds_run_dir
+from simulator.runner.manifest import check_or_write_manifest
+from simulator.runner.record import RunRecord
+from simulator.runner.store import RunStore
+from simulator.vocabulary import DEFAULT_AGENT
+
+SESSION_FAULTS = frozenset({"wrong_session"})
+"""Faults whose turn also serves another thread's memory."""
+CHUNK = 64
+"""Threads per gather: one turn position of a run is stored in chunks of this many."""
+
+
+@dataclass(frozen=True)
+class CaseCell:
+    """One conversation to run: a case under one model, scenario, mode and arm."""
+
+    model: str
+    scenario: str
+    mode: str
+    arm: str
+    case: Case
+    labels: CaseLabels
+    agent: str = DEFAULT_AGENT
+
+    def thread_id(self, case: Case | None = None) -> str:
+        """This cell's thread, or the thread of ``case`` under the same model, scenario,
+        mode and arm."""
+        parts = (self.model, self.scenario, self.mode, self.arm, (case or self.case).case_id)
+        return "|".join(parts if self.agent == DEFAULT_AGENT else (self.agent, *parts))
+
+
+def case_cells(config: RunConfig, cases: CaseCorpus) -> list[CaseCell]:
+    """Every conversation of the run, in matrix order; ``tasks`` counts cases here."""
+    pairs = list(zip(cases.cases, cases.labels, strict=True))[: config.tasks]
+    return [CaseCell(model, scenario, mode, arm, case, labels, config.agent)
+            for model in config.models for scenario in config.scenarios
+            for mode in config.modes for arm in config.arms for case, labels in pairs]
+
+
+def turn_labels(cases: CaseCorpus) -> dict[str, Labels]:
+    """Strict labels of every turn: a value turn's own; a clarify or abstain turn's with no
+    expected value and no required document (its strict fields mean nothing, its case
+    score says whether it was safe)."""
+    strict = {label.task_id: label for label in cases.strict_labels()}
+    rows = {t.turn_id: row for row, t in enumerate(t for c in cases.cases for t in c.turns)}
+    out: dict[str, Labels] = {}
+    for unit, case in enumerate(cases.labels):
+        for turn in case.turns:
+            out[turn.turn_id] = strict.get(turn.turn_id) or Labels(
+                task_id=turn.turn_id, row=rows[turn.turn_id], unit=unit,
+                unit_id=case.case_key, variant=turn.position, domain=case.domain,
+                answer_format=turn.answer_format, expected_answer="", accepted_answers=(),
+                superseded_answers=(), required_doc_ids=(), superseded_doc_ids=(),
+                access_group=case.access_group)
+    return out
+
+
+class CaseRunner:
+    """What a cases run builds once: the pipeline's runner on the case documents, the
+    thread graph, the schedule and the labels of every turn."""
+
+    def __init__(self, config: RunConfig, cases: CaseCorpus | None = None) -> None:
+        if config.agent != DEFAULT_AGENT:
+            raise UsageError(f"--agent {config.agent}: the cases suite runs layerrag's "
+                             "pipeline only so far (conversations for tool-calling agents "
+                             "are issue 29's next step)")
+        from simulator.live.options import is_live
+
+        if is_live(config.models):
+            raise UsageError("the cases suite runs the deterministic reader only so far "
+                             "(live conversations are issue 29's next step)")
+        self.config = config
+        self.cases = cases or build_case_corpus(config.spec, config.seed)
+        self.schedule: TurnSchedule = parse_schedule(config.fault_turns or DEFAULT_SCHEDULE)
+        chosen = self.cases.cases[: config.tasks]
+        turns = {t.turn_id for c in chosen for t in c.turns}
+        self.labels = turn_labels(self.cases)
+        corpus = self.cases.as_corpus()
+        tasks = tuple(t for t in corpus.tasks if t.task_id in turns)
+        # the pipeline's runner on the case documents, with one task (and label) per turn of
+        # the run's cases; the run id is the cases run's own (the case corpus, N cases)
+        self.matrix = MatrixRunner(config.model_copy(update={"spec": None, "tasks": None}),
+                                   corpus.model_copy(update={"tasks": tasks, "labels": tuple(
+                                       self.labels[t.task_id] for t in tasks)}))
+        self.matrix.run_id = config.run_id(self.cases.corpus_hash)
+        if "clean" not in self.matrix.chains:
+            self.matrix.chains["clean"] = build_tool_chain(get_scenario("clean"),
+                                                           self.matrix.env)
+        self.threads: ThreadGraph = build_thread_graph()
+        self.tasks = {t.task_id: t for t in self.matrix.corpus.tasks}
+        self.by_session = {c.session.session_id: c for c in self.cases.cases}
+        self.isolating = {arm: _isolates(arm) for arm in config.arms}
+
+    @property
+    def run_id(self) -> str:
+        return self.matrix.run_id
+
+    def _other_case(self, cell: CaseCell) -> Case | None:
+        """The case whose memory a session fault serves ``cell``'s thread (None when the
+        scenario has no session fault)."""
+        faults = {f.name for f in get_scenario(cell.scenario).faults}
+        if not faults & SESSION_FAULTS:
+            return None
+        from middleware.faults.wrong_session import other_session
+        from simulator.endpoints.conditions import EndpointConditions
+
+        other = other_session(self.matrix.env, cell.case.session.session_id,
+                              self.config.seed, EndpointConditions())
+        return self.by_session.get(other)
+
+    async def arun_position(self, cells: Sequence[CaseCell], position: int
+                            ) -> list[RunRecord]:
+        """Turn ``position`` (0-based) of each cell's thread, in cell order. Foreign memory
+        is read for every cell before any of them runs this turn."""
+        foreign = []
+        for cell in cells:
+            other = (self._other_case(cell) if self.schedule.active(position + 1) else None)
+            foreign.append(None if other is None else
+                           await memory_of(self.threads, cell.thread_id(other), position))
+        records: list[RunRecord] = []
+        for start in range(0, len(cells), CHUNK):
+            chunk = range(start, min(start + CHUNK, len(cells)))
+            records += await asyncio.gather(*(self._turn(cells[i], position, foreign[i])
+                                              for i in chunk))
+        return records
+
+    async def _turn(self, cell: CaseCell, position: int, foreign: object) -> RunRecord:
+        turn, truth = cell.case.turns[position], cell.labels.turns[position]
+        active = self.schedule.active(position + 1)
+        done: dict[str, tuple[RunRecord, TurnReply]] = {}
+
+        async def answer(history: Sequence[str], message: str) -> str:
+            record, reply = await self._answer(cell, position, active, history, message)
+            done["turn"] = (record, reply)
+            return reply.text
+
+        started = time.perf_counter()
+        state = await run_turn(self.threads, cell.thread_id(), turn.message, TurnInput(
+            session_id=cell.case.session.session_id, answer=answer,
+            foreign=foreign if isinstance(foreign, dict) else None,  # type: ignore[arg-type]
+            isolate=self.isolating[cell.arm]))
+        record, reply = done["turn"]
+        errored = record.agent_error or record.provider_error or record.reader_error
+        valued = truth.expected_answer is not None
+        score = score_turn(cell.labels, truth, None if errored else reply,
+                           strict_s=record.S if valued else None, errored=errored,
+                           safe_resolution=record.safe_resolution if valued else None,
+                           failure_layer=record.failure_layer if valued and not record.S
+                           else None)
+        case = CaseTurn(case_id=cell.case.case_id, case_key=cell.labels.case_key,
+                        turn=position + 1, turns=len(cell.case.turns), kind=truth.kind,
+                        message=turn.message, fault_active=active,
+                        memory=state.get("memory", "own"),
+                        history=tuple(state.get("history", [])),
+                        memory_session=state.get("session_id", cell.case.session.session_id),
+                        reply=None if errored else reply, score=score)
+        latency = (time.perf_counter() - started) * 1000
+        return record.model_copy(update={"case": case, "latency_ms": round(latency, 3)})
+
+    async def _answer(self, cell: CaseCell, position: int, active: bool,
+                      history: Sequence[str], message: str) -> tuple[RunRecord, TurnReply]:
+        """The pipeline's turn: clarify (front rule 2), or search and read the
+        conversation's question (rule 1); the reply names the thread's identifiers (3)."""
+        turn = cell.case.turns[position]
+        task = self.tasks[turn.turn_id]
+        clarify = needs_clarification(history, message)
+        asked = task.model_copy(update={"question": conversation_question(history, message)})
+        matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, asked,
+                           self.labels[turn.turn_id], cell.agent)
+        if clarify:
+            episode = _clarifying(asked)
+        else:
+            context = self.matrix.context(matrix_cell if active else
+                                          replace(matrix_cell, scenario="clean"))
+            if not active:
+                context = replace(context, metadata=self.matrix.metadata(matrix_cell))
+            (episode,) = await arun_episodes(self.matrix.graph, [context])
+            episode = _speaking_to(message, episode)
+        record = self.matrix.score(matrix_cell, episode, 0.0)
+        identifiers = thread_identifiers(history, message)
+        return record, _reply(record, identifiers, clarify)
+
+
+def _clarifying(task: Task) -> Episode:
+    """The episode of a turn the pipeline answers with a clarifying question, unsearched."""
+    episode = steps.initial_episode(task)
+    return steps.merge(episode, {"next": "done", "terminated": "clarify",
+                                 "answer": unknown_answer(CLARIFY_REASON)})
+
+
+NOT_IN_KB = "The knowledge base does not say; I cannot answer that from it."
+
+
+def _speaking_to(message: str, episode: Episode) -> Episode:
+    """Front rule 4: a value no cited sentence speaks to the message with is withdrawn."""
+    answer = episode.get("answer")
+    if answer is None or answer.abstained or answer.answer is None:
+        return episode
+    cited = [e.text for e in episode.get("evidence", []) if e.doc_id in answer.citations]
+    if speaks_to(message, answer.answer, cited):
+        return episode
+    return steps.merge(episode, {"answer": unknown_answer(NOT_IN_KB)})
+
+
+def _reply(record: RunRecord, identifiers: tuple[str, ...], clarify: bool) -> TurnReply:
+    """What the pipeline's reply says, as the user reads it."""
+    named = f"For {', '.join(identifiers)}: " if identifiers else ""
+    if record.abstained or record.answer is None:
+        text = f"{named}{record.reason or 'I cannot answer that from the knowledge base.'}"
+        return TurnReply(answer=None, abstained=True, clarify=clarify,
+                         citations=record.citations, identifiers=identifiers, text=text)
+    text = f"{named}{record.answer} (sources: {', '.join(record.citations) or 'none'})"
+    return TurnReply(answer=record.answer, abstained=False, citations=record.citations,
+                     identifiers=identifiers, text=text)
+
+
+def _isolates(arm: str) -> bool:
+    """Whether ``arm`` refuses another session's memory: it holds a policy of the session
+    layer (session_isolation does: it rejects evidence of another session)."""
+    from policies.arms import arm_policies
+    from policies.base import policies
+
+    return any("session" in policies.get(name).layers for name in arm_policies(arm))
+
+
+@holds_run_dir
+def run_cases(config: RunConfig, out: Path, *, progress: Callable[[int, int], None] | None
+              = None) -> RunSummary:
+    """Run (or resume) the cases suite into ``out``; what was done."""
+    started = time.perf_counter()
+    runner = CaseRunner(config)
+    cells = case_cells(config, runner.cases)
+    total = sum(len(c.case.turns) for c in cells)
+    written = 0
+    with RunStore(out) as store:
+        check_or_write_manifest(store, config, runner.matrix.corpus, runner.run_id,
+                                runner.matrix.template_versions, agent=runner.matrix.agent)
+        stored = _stored_turns(store)
+        already = len(stored)
+        with blocking_runs() as run_batch:
+            run_batch(_restore_all(runner, cells, stored))
+            for position in range(max(len(c.case.turns) for c in cells)):
+                todo = [c for c in cells if position < len(c.case.turns)
+                        and _key(c, position) not in stored]
+                if not todo:
+                    continue
+                records = run_batch(runner.arun_position(todo, position))
+                written += store.add(records)
+                if progress is not None:
+                    progress(already + written, total)
+        agent_errors, first = store.errors("agent_error")
+    return RunSummary(run_id=runner.run_id, run_dir=out, total=total, already_done=already,
+                      written=written, seconds=time.perf_counter() - started,
+                      agent_errors=agent_errors, first_agent_error=first)
+
+
+def _key(cell: CaseCell, position: int) -> str:
+    return f"{cell.thread_id().rsplit('|', 1)[0]}|{cell.case.turns[position].turn_id}"
+
+
+def _stored_turns(store: RunStore) -> dict[str, RunRecord]:
+    return {r.key.as_str(): r for r in store.records() if r.case is not None}
+
+
+async def _restore_all(runner: CaseRunner, cells: Sequence[CaseCell],
+                       stored: dict[str, RunRecord]) -> None:
+    """Rebuild the threads of conversations a killed run left part-way (or finished)."""
+    for cell in cells:
+        done = [stored[k] for p in range(len(cell.case.turns))
+                if (k := _key(cell, p)) in stored]
+        if not done:
+            continue
+        last = done[-1].case
+        assert last is not None
+        exchanges = [*last.history, (last.message, last.reply.text if last.reply else "")]
+        await restore(runner.threads, cell.thread_id(), last.memory_session, exchanges)
+
+
+__all__ = ["CaseCell", "CaseRunner", "case_cells", "run_cases", "turn_labels"]
