@@ -57,6 +57,8 @@ def _report(args: argparse.Namespace) -> int:
 
     if args.judge is None and args.weights != "paper":
         raise UsageError("--weights applies to the judge tables: add --judge NAME")
+    if len(args.run_dirs) == 1 and _cases_run(args.run_dirs[0]):
+        return _cases_report(args)
     report = report_from_runs(args.run_dirs, replicates=args.replicates, seed=args.seed,
                               bootstrap=args.bootstrap, judge=args.judge,
                               weights=args.weights)
@@ -72,3 +74,29 @@ def print_run_report(run_dir: Path | str, fmt: str = "md", *, replicates: int = 
 
     write_utf8(render(report_from_store(run_dir, replicates=replicates, seed=seed), fmt,
                       full=full))
+
+
+def _cases_run(run_dir: str) -> bool:
+    from simulator.report.cases import is_cases_run
+    from simulator.runner.store import RunStore
+
+    try:
+        with RunStore(run_dir, create=False) as store:
+            return is_cases_run(store.manifest())
+    except UsageError:
+        return False  # not a run store: the single-run report says why
+
+
+def _cases_report(args: argparse.Namespace) -> int:
+    """A cases run's report (--format md or json; its tables are the cases suite's)."""
+    from simulator.report.cases import cases_report_from_store, render_cases_report
+
+    fmt = "json" if getattr(args, "json", False) else args.format
+    if fmt not in ("md", "json") or args.judge is not None:
+        raise UsageError(f"{args.run_dirs[0]}: a cases run reports as md or json, without "
+                         "--judge (the judge's multi-turn rules are not built yet)")
+    report = cases_report_from_store(args.run_dirs[0], replicates=args.replicates,
+                                     seed=args.seed)
+    write_utf8(report.model_dump_json(indent=2) + "\n" if fmt == "json"
+               else render_cases_report(report))
+    return 0

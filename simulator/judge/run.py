@@ -48,6 +48,9 @@ def run_labels(store: RunStore) -> dict[str, Labels]:
         raise UsageError(f"{store.run_dir}: the run store has no manifest, so no corpus "
                          "to take labels from")
     config = manifest.get("config") or {}
+    if config.get("suite") == "cases":
+        raise UsageError(f"{store.run_dir}: a cases run cannot be judged yet (the judge's "
+                         "multi-turn rules are not built: issue 29)")
     corpus = build_corpus(config.get("spec"), int(config.get("seed", 0)))
     expected = manifest.get("corpus_hash")
     if expected is not None and expected != corpus.corpus_hash:

@@ -1,0 +1,264 @@
+"""The cases suite's report: per case and per turn position, by arm, scenario and mode.
+
+Three tables answer the suite's questions. *Cases*: how many conversations were resolved
+(every turn safe, no corrupted identifier, no prohibited action) with a 95 % bootstrap
+interval clustered on cases, how many strictly (every value turn S), and where the first
+failure fell. *Turns by position*: does a fault at turn 2 hurt turns 3 to 5? Safe rate and
+identifier exactness per turn position, the faulted position marked. *After the fault, against
+the clean twin*: the same turns of the same cases, arm and mode under ``clean``, so a drop
+is the fault's and not the turns'. Rates are over the turns where a score applies; a turn
+with nothing to measure (identifier exactness of a turn that expects no identifier) enters
+no rate, never counted as 0 or 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from simulator.cases import CaseLabels
+from simulator.cases.scoring import CaseOutcome, TurnScore, case_outcome
+from simulator.runner.record import RunRecord
+from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
+from simulator.stats.layers import ordered_modes, ordered_scenarios
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Rate(_Frozen):
+    n: int
+    k: int
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def value(self) -> float | None:
+        return self.k / self.n if self.n else None
+
+
+class CaseCell(_Frozen):
+    arm: str
+    scenario: str
+    contract_mode: str
+    cases: int
+    incomplete: int
+    """Conversations with a turn missing from the store: never resolved, counted apart."""
+    resolved: Rate
+    resolved_strict: Rate
+    """Every value turn strictly correct (no fault-made abstention counted as safe)."""
+    first_failures: dict[str, int]
+    """``turn N: layer`` -> conversations that first failed there."""
+
+
+class PositionCell(_Frozen):
+    arm: str
+    scenario: str
+    contract_mode: str
+    turn: int
+    fault_active: bool
+    safe: Rate
+    identifier_exact: Rate
+    S: Rate
+    """Strict success over the value turns at this position."""
+
+
+class TwinContrast(_Frozen):
+    """Turns after the fault, against the same turns under clean."""
+
+    arm: str
+    scenario: str
+    contract_mode: str
+    turns: int
+    identifier_exact: Rate
+    clean_identifier_exact: Rate
+    safe: Rate
+    clean_safe: Rate
+
+
+class CasesReport(_Frozen):
+    cases: list[CaseCell]
+    positions: list[PositionCell]
+    after_fault: list[TwinContrast]
+    schedule: str
+
+
+def _rate(flags: Iterable[bool | None]) -> Rate:
+    values = [f for f in flags if f is not None]
+    return Rate(n=len(values), k=sum(values))
+
+
+def _interval(rate_flags: Sequence[bool], clusters: Sequence[str], *, replicates: int,
+              seed: int) -> Rate:
+    if not rate_flags:
+        return Rate(n=0, k=0)
+    reps = hierarchical_bootstrap([float(f) for f in rate_flags], ["run"] * len(rate_flags),
+                                  list(clusters), replicates=replicates, seed=seed)
+    low, high = percentile_interval(reps)
+    return Rate(n=len(rate_flags), k=sum(rate_flags), low=low, high=high)
+
+
+def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
+                 schedule: str, replicates: int = 2000, seed: int = 0) -> CasesReport:
+    """The report of a cases run's records (``labels``: case id -> its labels)."""
+    turns: dict[tuple[str, str, str, str], dict[int, RunRecord]] = defaultdict(dict)
+    for r in records:
+        if r.case is not None:
+            turns[(r.arm, r.scenario, r.contract_mode, r.case.case_id)][r.case.turn] = r
+    scenarios = ordered_scenarios(k[1] for k in turns)
+    modes = ordered_modes(k[2] for k in turns)
+    cells = sorted({k[:3] for k in turns}, key=lambda k: (
+        k[0] != "uncontrolled", k[0], scenarios.index(k[1]), modes.index(k[2])))
+    case_cells, positions = [], []
+    for arm, scenario, mode in cells:
+        convs = {cid: t for (a, s, m, cid), t in turns.items()
+                 if (a, s, m) == (arm, scenario, mode)}
+        outcomes: list[CaseOutcome] = []
+        strict: list[bool] = []
+        incomplete = 0
+        for cid, by_turn in convs.items():
+            scores: list[TurnScore] = [r.case.score for r in by_turn.values()
+                                       if r.case is not None]
+            if len(scores) != len(labels[cid].turns):
+                incomplete += 1
+                continue
+            outcomes.append(case_outcome(labels[cid], scores))
+            strict.append(outcomes[-1].resolved and all(s.S is not False for s in scores))
+        clusters = [o.case_id for o in outcomes]
+        failures = Counter(f"turn {o.first_failed_turn}: {o.failed_layer}" for o in outcomes
+                           if not o.resolved)
+        case_cells.append(CaseCell(
+            arm=arm, scenario=scenario, contract_mode=mode, cases=len(convs),
+            incomplete=incomplete,
+            resolved=_interval([o.resolved for o in outcomes], clusters,
+                               replicates=replicates, seed=seed),
+            resolved_strict=_interval(strict, clusters, replicates=replicates, seed=seed),
+            first_failures=dict(sorted(failures.items()))))
+        by_position: dict[int, list[RunRecord]] = defaultdict(list)
+        for by_turn in convs.values():
+            for n, r in by_turn.items():
+                by_position[n].append(r)
+        for n in sorted(by_position):
+            rs = [r.case for r in by_position[n] if r.case is not None]
+            positions.append(PositionCell(
+                arm=arm, scenario=scenario, contract_mode=mode, turn=n,
+                fault_active=any(c.fault_active for c in rs),
+                safe=_rate(c.score.safe for c in rs),
+                identifier_exact=_rate(c.score.identifier_exact for c in rs),
+                S=_rate(c.score.S for c in rs)))
+    return CasesReport(cases=case_cells, positions=positions,
+                       after_fault=_after_fault(turns), schedule=schedule)
+
+
+def _after_fault(turns: dict[tuple[str, str, str, str], dict[int, RunRecord]]
+                 ) -> list[TwinContrast]:
+    """Every non-clean cell's turns after its last faulted turn, beside the clean twin's."""
+    out = []
+    cells = sorted({k[:3] for k in turns if k[1] != "clean"})
+    for arm, scenario, mode in cells:
+        mine, twin = [], []
+        for (a, s, m, cid), by_turn in turns.items():
+            if (a, s, m) != (arm, scenario, mode):
+                continue
+            clean = turns.get((arm, "clean", mode, cid), {})
+            faulted = [n for n, r in by_turn.items() if r.case and r.case.fault_active]
+            if not faulted:
+                continue
+            for n, r in by_turn.items():
+                if n > max(faulted) and n in clean:
+                    mine.append(r)
+                    twin.append(clean[n])
+        if not mine:
+            continue
+        out.append(TwinContrast(
+            arm=arm, scenario=scenario, contract_mode=mode, turns=len(mine),
+            identifier_exact=_rate(r.case.score.identifier_exact for r in mine if r.case),
+            clean_identifier_exact=_rate(r.case.score.identifier_exact for r in twin
+                                         if r.case),
+            safe=_rate(r.case.score.safe for r in mine if r.case),
+            clean_safe=_rate(r.case.score.safe for r in twin if r.case)))
+    return out
+
+
+def _pct(rate: Rate) -> str:
+    if rate.value is None:
+        return "n/a"
+    text = f"{rate.value:.1%} ({rate.k}/{rate.n})"
+    if rate.low is not None and rate.high is not None:
+        text += f" [{rate.low:.1%}, {rate.high:.1%}]"
+    return text
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def render_cases_report(report: CasesReport) -> str:
+    """The report as Markdown."""
+    several = len({c.arm for c in report.cases}) > 1
+    lead = ["arm"] if several else []
+
+    def head_of(c: CaseCell | PositionCell | TwinContrast) -> list[str]:
+        return [*([c.arm] if several else []), c.scenario, c.contract_mode]
+
+    lines = [f"## Cases (faults {report.schedule})", "",
+             "Resolved: every turn safe (S where the evidence reached the agent, a structured "
+             "non-answer where a fault kept it away, a clarifying question on an "
+             "underspecified turn, a non-answer on an unanswerable one), no corrupted or "
+             "missing identifier, no prohibited action. 95% bootstrap interval clustered on "
+             "cases. Strictly: every value turn S as well.", ""]
+    lines += _table([*lead, "scenario", "mode", "cases", "resolved", "strictly",
+                     "incomplete", "first failures"],
+                    ([*head_of(c), str(c.cases), _pct(c.resolved),
+                      _pct(c.resolved_strict), str(c.incomplete),
+                      "; ".join(f"{k} x{v}" for k, v in c.first_failures.items()) or "-"]
+                     for c in report.cases))
+    lines += ["", "## Turns by position", "",
+              "Safe rate, identifier exactness (turns that expect or name identifiers) and "
+              "strict success (value turns) per turn; * marks the turns the faults acted on.",
+              ""]
+    lines += _table([*lead, "scenario", "mode", "turn", "safe", "identifiers exact", "S"],
+                    ([*head_of(p), f"{p.turn}{'*' if p.fault_active else ''}", _pct(p.safe),
+                      _pct(p.identifier_exact), _pct(p.S)] for p in report.positions))
+    if report.after_fault:
+        lines += ["", "## After the fault, against the clean twin", "",
+                  "The turns after the last faulted turn, beside the same turns of the same "
+                  "cases under clean (same arm and mode).", ""]
+        lines += _table([*lead, "scenario", "mode", "turns", "identifiers exact",
+                         "clean twin", "safe", "clean twin"],
+                        ([*head_of(t), str(t.turns), _pct(t.identifier_exact),
+                          _pct(t.clean_identifier_exact), _pct(t.safe), _pct(t.clean_safe)]
+                         for t in report.after_fault))
+    return "\n".join(lines) + "\n"
+
+
+def is_cases_run(manifest: dict[str, object] | None) -> bool:
+    config = (manifest or {}).get("config")
+    return isinstance(config, dict) and config.get("suite") == "cases"
+
+
+def cases_report_from_store(run_dir: object, *, replicates: int = 2000, seed: int = 0
+                            ) -> CasesReport:
+    """The report of a cases run directory (its labels from the manifest's spec and seed,
+    checked against the manifest's corpus hash)."""
+    from simulator.cases import build_case_corpus
+    from simulator.cases.schedule import DEFAULT_SCHEDULE
+    from simulator.errors import UsageError
+    from simulator.runner.store import RunStore
+
+    with RunStore(str(run_dir), create=False) as store:
+        manifest = store.manifest() or {}
+        config = manifest.get("config") or {}
+        cases = build_case_corpus(config.get("spec"), int(config.get("seed", 0)))
+        if manifest.get("corpus_hash") not in (None, cases.corpus_hash):
+            raise UsageError(f"{run_dir}: the run was made on case corpus "
+                             f"{manifest.get('corpus_hash')}, but its spec and seed now give "
+                             f"{cases.corpus_hash}")
+        records = list(store.records())
+    return cases_report(records, {c.case_id: c for c in cases.labels},
+                        schedule=str(config.get("fault_turns") or DEFAULT_SCHEDULE),
+                        replicates=replicates, seed=seed)

@@ -1,0 +1,27 @@
+"""A cases run made once per session: 16 cases, four scenarios, both modes, two arms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simulator.runner.config import RunConfig
+
+SCENARIOS = ("clean", "stale_index", "schema_drift", "wrong_session")
+
+
+def cases_config(**fields: object) -> RunConfig:
+    base: dict[str, object] = {"suite": "cases", "tasks": 16, "scenarios": SCENARIOS,
+                               "arms": ("uncontrolled", "session_isolation")}
+    return RunConfig(**{**base, **fields})  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def cases_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from simulator.conversations.runner import run_cases
+
+    out = tmp_path_factory.mktemp("cases_run")
+    summary = run_cases(cases_config(), out)
+    assert summary.written == summary.total > 0
+    return out

@@ -1,0 +1,96 @@
+"""``layerrag run --suite cases``: its report, its refusals in one line, and a run killed
+with SIGKILL that resumes without losing or duplicating a turn."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator.cli.main import main
+from simulator.runner.store import RunStore
+
+
+def test_run_prints_the_cases_report_and_report_reprints_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["run", "--suite", "cases", "--out", str(out), "--tasks", "3", "--scenarios",
+                 "clean,wrong_session", "--modes", "strict", "--no-progress"]) == 0
+    printed = capsys.readouterr()
+    assert "## Cases (faults at:2)" in printed.out and "## Turns by position" in printed.out
+    assert "turns written, 0 already done" in printed.err
+    assert main(["report", str(out), "--format", "json", "--replicates", "20"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [c["scenario"] for c in report["cases"]] == ["clean", "wrong_session"]
+    assert report["after_fault"][0]["scenario"] == "wrong_session"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--fault-turns", "at:2"], "--fault-turns at:2: schedules faults in conversations; add "
+                                "--suite cases"),
+    (["--suite", "cases", "--fault-turns", "turn 2"], "expected at:K, from:K"),
+    (["--suite", "cases", "--agent", "react"], "--suite cases runs layerrag's pipeline only"),
+    (["--suite", "cases", "--model", "openai:gpt-4o-mini"],
+     "--suite cases runs the deterministic reader only"),
+])
+def test_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          argv: list[str], message: str) -> None:
+    assert main(["run", "--out", str(tmp_path / "run"), "--no-progress", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "run" / "runs.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", [["judge"], ["archive", "export", "--out", "x.jsonl.gz"]])
+def test_what_is_not_built_for_cases_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             command: list[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["run", "--suite", "cases", "--out", str(out), "--tasks", "1", "--scenarios",
+                 "clean", "--modes", "strict", "--format", "none", "--no-progress"]) == 0
+    capsys.readouterr()
+    argv = [*command[:1], *command[1:2], str(out), *command[2:]]
+    if command[0] == "archive":
+        argv[-1] = str(tmp_path / "x.jsonl.gz")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a cases run" in err and "issue 29" in err, err
+
+
+@pytest.mark.slow
+def test_a_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_turn(
+        tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "simulator.cli.main", "run", "--suite", "cases", "--tasks",
+            "12", "--scenarios", "clean,wrong_session,stale_index", "--format", "none"]
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(Path.cwd())}
+    subprocess.run([*argv, "--out", str(whole), "--no-progress"], check=True, env=env,
+                   capture_output=True)
+    proc = subprocess.Popen([*argv, "--out", str(killed)], env=env, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # the first turn position is stored: kill it there
+        if line.startswith("cases: "):
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    with RunStore(killed, create=False) as store:
+        partial = store.count()
+    with RunStore(whole, create=False) as store:
+        expected = {r.key.as_str(): r for r in store.records()}
+    assert 0 < partial < len(expected)
+    resumed = subprocess.run([*argv, "--out", str(killed), "--no-progress"], env=env,
+                             capture_output=True, text=True, check=True)
+    assert f"{len(expected) - partial} turns written, {partial} already done" in resumed.stderr
+    with RunStore(killed, create=False) as store:
+        got = {r.key.as_str(): r for r in store.records()}
+    assert got.keys() == expected.keys()
+    for key, record in expected.items():
+        assert record.case is not None and got[key].case is not None
+        assert (got[key].answer, got[key].case.reply, got[key].case.history) == \
+            (record.answer, record.case.reply, record.case.history), key
