@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -61,18 +62,20 @@ def run_tool_agent(graph: Any, ctx: ToolRunContext, *,
 
 
 async def arun_tool_agent(graph: Any, ctx: ToolRunContext, *, timeout: float | None = None,
-                          sync: bool = False) -> Episode:
+                          sync: bool = False, history: Sequence[BaseMessage] = ()) -> Episode:
     """The finished episode of ``ctx``'s record through ``graph``.
 
     ``sync``: invoke the graph with ``invoke`` on a worker thread (a graph whose middleware
     has only the synchronous hooks; simulator/agents/preflight.py finds out), else await
-    ``ainvoke``.
+    ``ainvoke``. ``history``: a conversation's earlier messages, before the task message.
     A run that outlives ``timeout`` seconds is an agent error; its thread, if it has one,
     cannot be stopped and is left behind (simulator/live/threads.py never waits for it).
     """
     from simulator.agents.tools import running
 
     inputs = agent_input(ctx.task, ctx.instructions)
+    if history:
+        inputs = {"messages": [*history, *inputs["messages"]]}
     config = {"recursion_limit": RECURSION_LIMIT, **call_config(ctx.metadata)}
     with running(ctx):  # the task and the worker thread copy the context: ctx's tool calls
         if sync:

@@ -18,6 +18,13 @@ is given (so it is safe under concurrency and needs no provider or key):
    gets the question back, and any other schema is an agent error that says "run with
    --model" (:class:`DriverCannotAnswer`).
 
+In a conversation (``conversation=True``: the cases suite turns it on) it follows the
+conversation rules of simulator/answers/conversation.py, as the pipeline does: the earlier
+user messages of the thread go before the question it searches with; it asks a clarifying
+question when the thread names nothing the question could be about; it
+withdraws a value no cited sentence speaks to; and it restates the thread's identifiers in
+its answer's reason.
+
 It never fetches documents: the extractor reads prose, and a registry record has none. What
 it trusts (the hit order and the status/year metadata) is what the deterministic reader
 trusts, so it fails on stale, mixed-up or corrupted evidence exactly as the pipeline does.
@@ -41,6 +48,15 @@ from simulator.agents.answer import ANSWER_TOOL
 from simulator.agents.evidence_text import Reading, latest_result, read_result
 from simulator.agents.harness import POLICY_PREFIX
 from simulator.agents.prompt import parse_task_message
+from simulator.answers.conversation import (
+    CLARIFY_REASON,
+    NOT_IN_KB,
+    conversation_question,
+    needs_clarification,
+    restating,
+    speaks_to,
+    thread_identifiers,
+)
 from simulator.answers.prose import prose_abstention, prose_answer
 from simulator.endpoints.environment import TOOL_NAMES
 from simulator.readers.base import ReaderInput
@@ -58,6 +74,8 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
     model_name: str = MODEL_NAME
     answer_tool: str = ANSWER_TOOL
     search_tool: str = SEARCH_TOOL
+    conversation: bool = False
+    """Follow the conversation rules (module docstring)."""
 
     @property
     def _llm_type(self) -> str:
@@ -89,6 +107,9 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
     def _next(self, messages: list[BaseMessage], bound: dict[str, dict[str, Any]],
               tool_choice: Any) -> AIMessage:
         question, answer_format = _task(messages)
+        history = _history(messages) if self.conversation else []
+        if history:
+            question = conversation_question(history, question)
         asked = _structured_request(bound, tool_choice, self.answer_tool)
         search = None if asked else _search_tool(bound, self.search_tool, self.answer_tool)
         searches = [] if search is None else _results_of(messages, search[0])
@@ -102,6 +123,14 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
             return AIMessage(content=question)
         submission = _submission(question, answer_format, reading,
                                  has_search=search is not None)
+        if self.conversation:  # it searched anyway: a run with no tool call is an agent error
+            submission = _conversing(submission, messages, history, reading)
+        return self._finish(messages, bound, tool_choice, submission)
+
+    def _finish(self, messages: list[BaseMessage], bound: dict[str, dict[str, Any]],
+                tool_choice: Any, submission: dict[str, Any]) -> AIMessage:
+        """The submission through the structured request, the answer tool, or prose."""
+        asked = _structured_request(bound, tool_choice, self.answer_tool)
         if asked is not None:
             return self._call(messages, asked, _fill(asked, bound[asked], submission))
         if self.answer_tool in bound:
@@ -114,6 +143,35 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
         return AIMessage(content="", tool_calls=[{"name": name, "args": args,
                                                   "id": f"call_{digest[:16]}",
                                                   "type": "tool_call"}])
+
+
+def _history(messages: list[BaseMessage]) -> list[str]:
+    """The thread's earlier user messages: those before the task message (the first that
+    states an answer format)."""
+    earlier = []
+    for m in messages:
+        if isinstance(m, HumanMessage):
+            if parse_task_message(_text(m))[1] is not None:
+                break
+            earlier.append(_text(m))
+    return earlier
+
+
+def _conversing(submission: dict[str, Any], messages: list[BaseMessage], history: list[str],
+                reading: Reading | None) -> dict[str, Any]:
+    """Rules 2, 4 and 3: ask when the thread names nothing; withdraw a value no cited
+    sentence speaks to; restate the thread's identifiers."""
+    message = _task(messages)[0]
+    if needs_clarification(history, message):
+        return _abstain(CLARIFY_REASON)
+    if not submission["abstain"] and reading is not None:
+        cited = [e.text for e in reading.evidence if e.doc_id in submission["citations"]]
+        if not speaks_to(message, submission["answer"], cited):
+            return {**_abstain(NOT_IN_KB), "conflict": submission.get("conflict")}
+    named = thread_identifiers(history, message)
+    if submission["abstain"] or not named:
+        return submission
+    return {**submission, "reason": restating(named, "the knowledge base says so.")}
 
 
 def _results_of(messages: list[BaseMessage], tool: str) -> list[ToolMessage]:

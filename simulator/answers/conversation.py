@@ -1,10 +1,12 @@
-"""The reference pipeline's conversation front: how it turns a thread into one search and
-when it asks instead of answering. Public rules over what the agent sees, no label.
+"""The conversation rules of layerrag's own offline agents: how the pipeline (its
+conversation front, simulator/conversations/runner.py) and the tool-calling driver
+(simulator/agents/tool_model.py) turn a thread into one search, and when they ask instead of
+answering. Public rules over what the agent sees, no label.
 
-The pipeline answers one question at a time; in a conversation it forms that question from
-the thread (rule 1), asks for what is missing when the thread does not say which thing the
-user means (rule 2), and restates the identifiers the user gave it (rule 3), as a support
-agent does ("For LIC-2207 on CS-30418: ..."):
+Both answer one question at a time; in a conversation they form that question from the
+thread (rule 1), ask for what is missing when the thread does not say which thing the user
+means (rule 2), and restate the identifiers the user gave them (rule 3), as a support agent
+does ("For LIC-2207 on CS-30418: ..."):
 
 1. **Search from the conversation.** The question searched and read is the earlier user
    messages of the thread, oldest first, then the current one, joined by spaces: a
@@ -47,8 +49,22 @@ _IDENTIFIER = re.compile(
     r"|(?P<path>(?<!\S)/[\w.-]+(?:/[\w.-]+)+)")               # /var/lib/pgsql
 _NEW_THING = re.compile(r"\b(another|the other|other|different|also)\b", re.IGNORECASE)
 
-CLARIFY_REASON = ("Which one do you mean? Please give the error code, asset, ticket or "
-                  "version this is about, so I can look up the right article.")
+CLARIFY_REASON = ("To look up the right article I need to know which one you mean: which "
+                  "error code, asset, ticket or version is this about?")
+"""A clarifying question: a non-answer whose reason ends in a question mark
+(:func:`asks`)."""
+NOT_IN_KB = "The knowledge base does not say; I cannot answer that from it."
+
+
+def asks(reason: str | None) -> bool:
+    """Whether a non-answer's reason is a clarifying question: it ends with "?" (a
+    trailing full stop a prose reader added aside)."""
+    return reason is not None and reason.rstrip().rstrip(".").rstrip().endswith("?")
+
+
+def restating(identifiers: Sequence[str], text: str) -> str:
+    """Rule 3's reply: the identifiers, then the text."""
+    return f"For {', '.join(identifiers)}: {text}" if identifiers else text
 
 
 def identifier_tokens(text: str) -> tuple[str, ...]:

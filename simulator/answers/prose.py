@@ -144,4 +144,5 @@ def prose_answer(value: str, citations: tuple[str, ...] | list[str]) -> str:
 
 def prose_abstention(reason: str) -> str:
     """A one-sentence abstention that :func:`read_prose` recognises, with its reason."""
-    return f"I cannot answer from the documents: {reason}."
+    end = "" if reason.rstrip().endswith("?") else "."  # a clarifying question keeps its "?"
+    return f"I cannot answer from the documents: {reason.rstrip()}{end}"

@@ -11,8 +11,9 @@ also served another thread's memory: the other case is the one the endpoint's se
 mix-up picks for this case's session (``middleware.faults.wrong_session.other_session``),
 so the leaked memory and the leaked search results come from the same case.
 
-The agent is layerrag's pipeline with its conversation front (simulator/conversations/
-front.py); other agents are not yet wired to conversations and are refused in one line.
+The agent is layerrag's pipeline with its conversation front (simulator/answers/
+conversation.py), ``react`` or your own tool-calling agent: its graph is invoked once per
+turn with the thread's exchanges as messages before the turn's.
 Records are stored as each turn position finishes: a run killed mid-way resumes from the
 first turn not stored, its threads rebuilt from the stored turns.
 """
@@ -29,18 +30,22 @@ from middleware import build_tool_chain, get_scenario
 from simulator.agent import steps
 from simulator.agent.graph import arun_episodes
 from simulator.agent.state import Episode
+from simulator.answers.conversation import (
+    CLARIFY_REASON,
+    NOT_IN_KB,
+    asks,
+    conversation_question,
+    identifier_tokens,
+    needs_clarification,
+    restating,
+    speaks_to,
+    thread_identifiers,
+)
 from simulator.cases import Case, CaseCorpus, CaseLabels, build_case_corpus
 from simulator.cases.record import CaseTurn
 from simulator.cases.reply import TurnReply
 from simulator.cases.schedule import DEFAULT_SCHEDULE, TurnSchedule, parse_schedule
 from simulator.cases.scoring import score_turn
-from simulator.conversations.front import (
-    CLARIFY_REASON,
-    conversation_question,
-    needs_clarification,
-    speaks_to,
-    thread_identifiers,
-)
 from simulator.conversations.thread import (
     ThreadGraph,
     TurnInput,
@@ -117,10 +122,6 @@ class CaseRunner:
     thread graph, the schedule and the labels of every turn."""
 
     def __init__(self, config: RunConfig, cases: CaseCorpus | None = None) -> None:
-        if config.agent != DEFAULT_AGENT:
-            raise UsageError(f"--agent {config.agent}: the cases suite runs layerrag's "
-                             "pipeline only so far (conversations for tool-calling agents "
-                             "are issue 29's next step)")
         from simulator.live.options import is_live
 
         if is_live(config.models):
@@ -186,7 +187,7 @@ class CaseRunner:
         active = self.schedule.active(position + 1)
         done: dict[str, tuple[RunRecord, TurnReply]] = {}
 
-        async def answer(history: Sequence[str], message: str) -> str:
+        async def answer(history: Sequence[tuple[str, str]], message: str) -> str:
             record, reply = await self._answer(cell, position, active, history, message)
             done["turn"] = (record, reply)
             return reply.text
@@ -215,13 +216,18 @@ class CaseRunner:
         return record.model_copy(update={"case": case, "latency_ms": round(latency, 3)})
 
     async def _answer(self, cell: CaseCell, position: int, active: bool,
-                      history: Sequence[str], message: str) -> tuple[RunRecord, TurnReply]:
-        """The pipeline's turn: clarify (front rule 2), or search and read the
-        conversation's question (rule 1); the reply names the thread's identifiers (3)."""
+                      history: Sequence[tuple[str, str]], message: str
+                      ) -> tuple[RunRecord, TurnReply]:
+        """One turn through the agent under test, with the thread's memory as its history.
+        A turn outside the schedule runs through the clean chain (its record keeps its
+        scenario)."""
         turn = cell.case.turns[position]
         task = self.tasks[turn.turn_id]
-        clarify = needs_clarification(history, message)
-        asked = task.model_copy(update={"question": conversation_question(history, message)})
+        if self.matrix.agent.kind == "tool_calling":
+            return await self._tool_turn(cell, task, active, history)
+        users = [u for u, _ in history]
+        clarify = needs_clarification(users, message)
+        asked = task.model_copy(update={"question": conversation_question(users, message)})
         matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, asked,
                            self.labels[turn.turn_id], cell.agent)
         if clarify:
@@ -234,8 +240,32 @@ class CaseRunner:
             (episode,) = await arun_episodes(self.matrix.graph, [context])
             episode = _speaking_to(message, episode)
         record = self.matrix.score(matrix_cell, episode, 0.0)
-        identifiers = thread_identifiers(history, message)
-        return record, _reply(record, identifiers, clarify)
+        return record, _reply(record, thread_identifiers(users, message))
+
+    async def _tool_turn(self, cell: CaseCell, task: Task, active: bool,
+                         history: Sequence[tuple[str, str]]) -> tuple[RunRecord, TurnReply]:
+        """A tool-calling agent's turn: its graph is invoked with the thread's exchanges as
+        messages, then the turn's message; it forms its own search (the offline driver by
+        the conversation rules of simulator/answers/conversation.py)."""
+        from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+        from simulator.agents.episode import arun_tool_agent
+
+        matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, task,
+                           self.labels[task.task_id], cell.agent)
+        context = self.matrix.tool_context(matrix_cell if active else
+                                           replace(matrix_cell, scenario="clean"))
+        if not active:
+            context = replace(context, metadata=self.matrix.metadata(matrix_cell))
+        messages: list[BaseMessage] = []
+        for user, reply in history:
+            messages += [HumanMessage(user), AIMessage(reply)]
+        episode = await arun_tool_agent(self.matrix.tool_graphs[cell.model], context,
+                                        timeout=self.matrix.record_timeout,
+                                        sync=self.matrix.sync_invoke, history=messages)
+        record = self.matrix.score(matrix_cell, episode, 0.0)
+        final = episode.get("final_text") or ""
+        return record, _reply(record, (), extra=final)
 
 
 def _clarifying(task: Task) -> Episode:
@@ -243,9 +273,6 @@ def _clarifying(task: Task) -> Episode:
     episode = steps.initial_episode(task)
     return steps.merge(episode, {"next": "done", "terminated": "clarify",
                                  "answer": unknown_answer(CLARIFY_REASON)})
-
-
-NOT_IN_KB = "The knowledge base does not say; I cannot answer that from it."
 
 
 def _speaking_to(message: str, episode: Episode) -> Episode:
@@ -259,16 +286,21 @@ def _speaking_to(message: str, episode: Episode) -> Episode:
     return steps.merge(episode, {"answer": unknown_answer(NOT_IN_KB)})
 
 
-def _reply(record: RunRecord, identifiers: tuple[str, ...], clarify: bool) -> TurnReply:
-    """What the pipeline's reply says, as the user reads it."""
-    named = f"For {', '.join(identifiers)}: " if identifiers else ""
+def _reply(record: RunRecord, identifiers: tuple[str, ...], extra: str = "") -> TurnReply:
+    """What the reply says, as the user reads it: the pipeline's restates ``identifiers``
+    (rule 3); any agent's names the identifiers its text holds. A non-answer whose reason
+    asks a question is a clarifying question (simulator/answers/conversation.py)."""
     if record.abstained or record.answer is None:
-        text = f"{named}{record.reason or 'I cannot answer that from the knowledge base.'}"
-        return TurnReply(answer=None, abstained=True, clarify=clarify,
-                         citations=record.citations, identifiers=identifiers, text=text)
-    text = f"{named}{record.answer} (sources: {', '.join(record.citations) or 'none'})"
+        reason = record.reason or "I cannot answer that from the knowledge base."
+        text = " ".join(t for t in (restating(identifiers, reason), extra) if t)
+        return TurnReply(answer=None, abstained=True, clarify=asks(record.reason),
+                         citations=record.citations,
+                         identifiers=identifiers or identifier_tokens(text), text=text)
+    stated = f"{record.answer} (sources: {', '.join(record.citations) or 'none'})"
+    text = " ".join(t for t in (record.reason or "", restating(identifiers, stated), extra)
+                    if t)
     return TurnReply(answer=record.answer, abstained=False, citations=record.citations,
-                     identifiers=identifiers, text=text)
+                     identifiers=identifiers or identifier_tokens(text), text=text)
 
 
 def _isolates(arm: str) -> bool:

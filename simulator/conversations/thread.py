@@ -38,9 +38,9 @@ class ThreadState(TypedDict, total=False):
     """The exchanges the last turn was answered with (its memory before the turn)."""
 
 
-Answer = Callable[[Sequence[str], str], Awaitable[str]]
-"""``(earlier user messages, message) -> reply text``: the agent's turn (the runner keeps
-what else it needs of the turn itself, out of the checkpoint)."""
+Answer = Callable[[Sequence[tuple[str, str]], str], Awaitable[str]]
+"""``(earlier exchanges (user message, reply), message) -> reply text``: the agent's turn
+(the runner keeps what else it needs of the turn itself, out of the checkpoint)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ async def _turn(state: ThreadState, runtime: Runtime[TurnInput]) -> ThreadState:
     message = state.get("pending")
     if not isinstance(message, str):
         raise ValueError("a turn is invoked with the user's message as 'pending'")
-    reply = await ctx.answer(user_messages(messages), message)
+    reply = await ctx.answer(exchanges(messages), message)
     return {"session_id": session, "memory": memory, "history": exchanges(messages),
             "messages": [*messages, HumanMessage(message), AIMessage(reply)]}
 

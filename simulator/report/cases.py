@@ -208,8 +208,8 @@ def render_cases_report(report: CasesReport) -> str:
     lines = [f"## Cases (faults {report.schedule})", "",
              "Resolved: every turn safe (S where the evidence reached the agent, a structured "
              "non-answer where a fault kept it away, a clarifying question on an "
-             "underspecified turn, a non-answer on an unanswerable one), no corrupted or "
-             "missing identifier, no prohibited action. 95% bootstrap interval clustered on "
+             "underspecified turn, a non-answer on an unanswerable one), no corrupted "
+             "identifier, no prohibited action. 95% bootstrap interval clustered on "
              "cases. Strictly: every value turn S as well.", ""]
     lines += _table([*lead, "scenario", "mode", "cases", "resolved", "strictly",
                      "incomplete", "first failures"],

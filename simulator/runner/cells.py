@@ -138,8 +138,9 @@ class MatrixRunner:
         graphs = {}
         for model, reader in self.readers.items():
             if not is_live((model,)):  # the deterministic reader's tool-calling twin
-                graphs[model] = built_graph(self.agent, DeterministicToolCallingModel(),
-                                            tools, harness)
+                driver = DeterministicToolCallingModel(
+                    conversation=self.config.suite == "cases")
+                graphs[model] = built_graph(self.agent, driver, tools, harness)
                 continue
             from simulator.agents.live import disciplined
             from simulator.readers.chat import ChatReader

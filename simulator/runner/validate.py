@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from simulator.errors import UsageError
 from simulator.runner.config import RunConfig
-from simulator.vocabulary import DEFAULT_AGENT, DEFAULT_PIPELINE
+from simulator.vocabulary import DEFAULT_PIPELINE
 
 if TYPE_CHECKING:
     from simulator.agents.registry import AgentSpec
@@ -54,10 +54,6 @@ def validate_config(config: RunConfig, agent: AgentSpec | None = None) -> None:
     if config.suite == "cases":
         from simulator.live.options import is_live
 
-        if spec.name != DEFAULT_AGENT:
-            raise UsageError(f"--agent {config.agent}: --suite cases runs layerrag's pipeline "
-                             "only so far (conversations for tool-calling agents are not "
-                             "built yet: issue 29)")
         if is_live(config.models):
             raise UsageError("--suite cases runs the deterministic reader only so far (live "
                              "conversations are not built yet: issue 29)")

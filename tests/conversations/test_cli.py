@@ -34,7 +34,6 @@ def test_run_prints_the_cases_report_and_report_reprints_it(
     (["--fault-turns", "at:2"], "--fault-turns at:2: schedules faults in conversations; add "
                                 "--suite cases"),
     (["--suite", "cases", "--fault-turns", "turn 2"], "expected at:K, from:K"),
-    (["--suite", "cases", "--agent", "react"], "--suite cases runs layerrag's pipeline only"),
     (["--suite", "cases", "--model", "openai:gpt-4o-mini"],
      "--suite cases runs the deterministic reader only"),
 ])

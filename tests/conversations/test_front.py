@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.cases.schedule import parse_schedule
-from simulator.conversations.front import (
+from simulator.answers.conversation import (
     conversation_question,
     identifier_tokens,
     needs_clarification,
     speaks_to,
 )
+from simulator.cases.schedule import parse_schedule
 from simulator.errors import UsageError
 
 
