@@ -30,6 +30,8 @@ class CaseTurn(BaseModel):
     """1-based, as a user counts turns."""
     turns: int = Field(ge=1)
     """How many turns the case has."""
+    epoch: int = Field(default=1, ge=1)
+    """Which repetition of the case (``--epochs``), from 1."""
     kind: str
     """The turn's kind (answerable, follow_up, underspecified, unanswerable)."""
     message: str

@@ -128,6 +128,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--fault-turns", default=None, metavar="at:K|from:K|always",
                         help="with --suite cases: the turns the scenario's faults act on "
                              "(default at:2, the second turn)")
+    parser.add_argument("--epochs", type=int, default=1, metavar="K",
+                        help="with --suite cases: run each case K times and report pass^1 "
+                             "... pass^K (tau-bench's: every one of k tries resolved)")
     parser.add_argument("--format", choices=("md", "csv", "json", "none"), default="md",
                         help="report printed at the end (default md)")
     parser.add_argument("--full", action="store_true",
@@ -148,7 +151,7 @@ _CONFIG_FLAGS = {"models": "--model", "scenarios": "--scenarios", "modes": "--mo
                  "base_url": "--base-url", "pipeline": "--pipeline", "agent": "--agent",
                  "retriever": "--retriever", "top_k": "--top-k",
                  "source_priority": "--source-priority", "record_timeout": "--record-timeout",
-                 "suite": "--suite", "fault_turns": "--fault-turns"}
+                 "suite": "--suite", "fault_turns": "--fault-turns", "epochs": "--epochs"}
 
 
 def build_config(**fields: Any) -> RunConfig:
@@ -188,7 +191,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         pipeline=args.pipeline, generation=generation_from_args(args) if is_live(models) else {},
         agent=args.agent, retriever=args.retriever, top_k=args.top_k,
         source_priority=args.source_priority, record_timeout=args.record_timeout,
-        suite=args.suite, fault_turns=args.fault_turns,
+        suite=args.suite, fault_turns=args.fault_turns, epochs=args.epochs,
     )
 
 

@@ -83,20 +83,33 @@ class CaseCell:
     case: Case
     labels: CaseLabels
     agent: str = DEFAULT_AGENT
+    epoch: int = 1
+    """Which repetition of the case (``--epochs``), from 1."""
 
     def thread_id(self, case: Case | None = None) -> str:
         """This cell's thread, or the thread of ``case`` under the same model, scenario,
-        mode and arm."""
-        parts = (self.model, self.scenario, self.mode, self.arm, (case or self.case).case_id)
+        mode, arm and epoch."""
+        parts = (self.model, self.scenario, self.mode, self.arm,
+                 epoch_id((case or self.case).case_id, self.epoch))
         return "|".join(parts if self.agent == DEFAULT_AGENT else (self.agent, *parts))
+
+    def task_id(self, position: int) -> str:
+        """The record's task id of turn ``position``: the turn id, marked with the epoch
+        after the first (so a run of one epoch keeps plain turn ids)."""
+        return epoch_id(self.case.turns[position].turn_id, self.epoch)
+
+
+def epoch_id(name: str, epoch: int) -> str:
+    return name if epoch == 1 else f"{name}#{epoch}"
 
 
 def case_cells(config: RunConfig, cases: CaseCorpus) -> list[CaseCell]:
     """Every conversation of the run, in matrix order; ``tasks`` counts cases here."""
     pairs = list(zip(cases.cases, cases.labels, strict=True))[: config.tasks]
-    return [CaseCell(model, scenario, mode, arm, case, labels, config.agent)
+    return [CaseCell(model, scenario, mode, arm, case, labels, config.agent, epoch)
             for model in config.models for scenario in config.scenarios
-            for mode in config.modes for arm in config.arms for case, labels in pairs]
+            for mode in config.modes for arm in config.arms
+            for epoch in range(1, config.epochs + 1) for case, labels in pairs]
 
 
 def turn_labels(cases: CaseCorpus) -> dict[str, Labels]:
@@ -207,6 +220,7 @@ class CaseRunner:
                            else None)
         case = CaseTurn(case_id=cell.case.case_id, case_key=cell.labels.case_key,
                         turn=position + 1, turns=len(cell.case.turns), kind=truth.kind,
+                        epoch=cell.epoch,
                         message=turn.message, fault_active=active,
                         memory=state.get("memory", "own"),
                         history=tuple(state.get("history", [])),
@@ -222,14 +236,14 @@ class CaseRunner:
         A turn outside the schedule runs through the clean chain (its record keeps its
         scenario)."""
         turn = cell.case.turns[position]
-        task = self.tasks[turn.turn_id]
+        task = self.tasks[turn.turn_id].model_copy(update={"task_id": cell.task_id(position)})
         if self.matrix.agent.kind == "tool_calling":
-            return await self._tool_turn(cell, task, active, history)
+            return await self._tool_turn(cell, position, task, active, history)
         users = [u for u, _ in history]
         clarify = needs_clarification(users, message)
         asked = task.model_copy(update={"question": conversation_question(users, message)})
         matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, asked,
-                           self.labels[turn.turn_id], cell.agent)
+                           self._labels(cell, position), cell.agent)
         if clarify:
             episode = _clarifying(asked)
         else:
@@ -242,7 +256,15 @@ class CaseRunner:
         record = self.matrix.score(matrix_cell, episode, 0.0)
         return record, _reply(record, thread_identifiers(users, message))
 
-    async def _tool_turn(self, cell: CaseCell, task: Task, active: bool,
+    def _labels(self, cell: CaseCell, position: int) -> Labels:
+        """The strict labels of a turn, under the record's task id (epochs after the first
+        mark it)."""
+        labels = self.labels[cell.case.turns[position].turn_id]
+        task_id = cell.task_id(position)
+        return labels if labels.task_id == task_id else labels.model_copy(
+            update={"task_id": task_id})
+
+    async def _tool_turn(self, cell: CaseCell, position: int, task: Task, active: bool,
                          history: Sequence[tuple[str, str]]) -> tuple[RunRecord, TurnReply]:
         """A tool-calling agent's turn: its graph is invoked with the thread's exchanges as
         messages, then the turn's message; it forms its own search (the offline driver by
@@ -252,7 +274,7 @@ class CaseRunner:
         from simulator.agents.episode import arun_tool_agent
 
         matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, task,
-                           self.labels[task.task_id], cell.agent)
+                           self._labels(cell, position), cell.agent)
         context = self.matrix.tool_context(matrix_cell if active else
                                            replace(matrix_cell, scenario="clean"))
         if not active:
@@ -344,7 +366,7 @@ def run_cases(config: RunConfig, out: Path, *, progress: Callable[[int, int], No
 
 
 def _key(cell: CaseCell, position: int) -> str:
-    return f"{cell.thread_id().rsplit('|', 1)[0]}|{cell.case.turns[position].turn_id}"
+    return f"{cell.thread_id().rsplit('|', 1)[0]}|{cell.task_id(position)}"
 
 
 def _stored_turns(store: RunStore) -> dict[str, RunRecord]:

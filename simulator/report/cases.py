@@ -23,6 +23,7 @@ from simulator.cases.scoring import CaseOutcome, TurnScore, case_outcome
 from simulator.runner.record import RunRecord
 from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
 from simulator.stats.layers import ordered_modes, ordered_scenarios
+from simulator.stats.pass_k import pass_hat_k
 
 
 class _Frozen(BaseModel):
@@ -45,6 +46,7 @@ class CaseCell(_Frozen):
     scenario: str
     contract_mode: str
     cases: int
+    """Conversations: cases x epochs."""
     incomplete: int
     """Conversations with a turn missing from the store: never resolved, counted apart."""
     resolved: Rate
@@ -52,6 +54,10 @@ class CaseCell(_Frozen):
     """Every value turn strictly correct (no fault-made abstention counted as safe)."""
     first_failures: dict[str, int]
     """``turn N: layer`` -> conversations that first failed there."""
+    pass_k: dict[int, float] = {}
+    """With ``--epochs K`` > 1: pass^k for k = 1..K (tau-bench's: the chance that k tries
+    of a case all resolve, from each case's resolved count over its K epochs, averaged over
+    cases); empty with one epoch."""
 
 
 class PositionCell(_Frozen):
@@ -104,28 +110,31 @@ def _interval(rate_flags: Sequence[bool], clusters: Sequence[str], *, replicates
 def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
                  schedule: str, replicates: int = 2000, seed: int = 0) -> CasesReport:
     """The report of a cases run's records (``labels``: case id -> its labels)."""
-    turns: dict[tuple[str, str, str, str], dict[int, RunRecord]] = defaultdict(dict)
+    turns: dict[tuple[str, str, str, str, int], dict[int, RunRecord]] = defaultdict(dict)
     for r in records:
         if r.case is not None:
-            turns[(r.arm, r.scenario, r.contract_mode, r.case.case_id)][r.case.turn] = r
+            key = (r.arm, r.scenario, r.contract_mode, r.case.case_id, r.case.epoch)
+            turns[key][r.case.turn] = r
     scenarios = ordered_scenarios(k[1] for k in turns)
     modes = ordered_modes(k[2] for k in turns)
     cells = sorted({k[:3] for k in turns}, key=lambda k: (
         k[0] != "uncontrolled", k[0], scenarios.index(k[1]), modes.index(k[2])))
     case_cells, positions = [], []
     for arm, scenario, mode in cells:
-        convs = {cid: t for (a, s, m, cid), t in turns.items()
+        convs = {(cid, epoch): t for (a, s, m, cid, epoch), t in turns.items()
                  if (a, s, m) == (arm, scenario, mode)}
         outcomes: list[CaseOutcome] = []
         strict: list[bool] = []
+        tries: dict[str, list[bool]] = defaultdict(list)
         incomplete = 0
-        for cid, by_turn in convs.items():
+        for (cid, _), by_turn in convs.items():
             scores: list[TurnScore] = [r.case.score for r in by_turn.values()
                                        if r.case is not None]
             if len(scores) != len(labels[cid].turns):
                 incomplete += 1
                 continue
             outcomes.append(case_outcome(labels[cid], scores))
+            tries[cid].append(outcomes[-1].resolved)
             strict.append(outcomes[-1].resolved and all(s.S is not False for s in scores))
         clusters = [o.case_id for o in outcomes]
         failures = Counter(f"turn {o.first_failed_turn}: {o.failed_layer}" for o in outcomes
@@ -136,7 +145,7 @@ def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
             resolved=_interval([o.resolved for o in outcomes], clusters,
                                replicates=replicates, seed=seed),
             resolved_strict=_interval(strict, clusters, replicates=replicates, seed=seed),
-            first_failures=dict(sorted(failures.items()))))
+            first_failures=dict(sorted(failures.items())), pass_k=_pass_k(tries)))
         by_position: dict[int, list[RunRecord]] = defaultdict(list)
         for by_turn in convs.values():
             for n, r in by_turn.items():
@@ -149,21 +158,32 @@ def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
                 safe=_rate(c.score.safe for c in rs),
                 identifier_exact=_rate(c.score.identifier_exact for c in rs),
                 S=_rate(c.score.S for c in rs)))
-    return CasesReport(cases=case_cells, positions=positions,
-                       after_fault=_after_fault(turns), schedule=schedule)
+    after = sorted(_after_fault(turns),
+                   key=lambda t: cells.index((t.arm, t.scenario, t.contract_mode)))
+    return CasesReport(cases=case_cells, positions=positions, after_fault=after,
+                       schedule=schedule)
 
 
-def _after_fault(turns: dict[tuple[str, str, str, str], dict[int, RunRecord]]
+def _pass_k(tries: dict[str, list[bool]]) -> dict[int, float]:
+    """pass^1..pass^K over the cases that ran all K epochs (none with one epoch)."""
+    epochs = max((len(t) for t in tries.values()), default=1)
+    whole = {cid: t for cid, t in tries.items() if len(t) == epochs}
+    if epochs < 2 or not whole:
+        return {}
+    return {k: pass_hat_k(whole, k) for k in range(1, epochs + 1)}
+
+
+def _after_fault(turns: dict[tuple[str, str, str, str, int], dict[int, RunRecord]]
                  ) -> list[TwinContrast]:
     """Every non-clean cell's turns after its last faulted turn, beside the clean twin's."""
     out = []
     cells = sorted({k[:3] for k in turns if k[1] != "clean"})
     for arm, scenario, mode in cells:
         mine, twin = [], []
-        for (a, s, m, cid), by_turn in turns.items():
+        for (a, s, m, cid, epoch), by_turn in turns.items():
             if (a, s, m) != (arm, scenario, mode):
                 continue
-            clean = turns.get((arm, "clean", mode, cid), {})
+            clean = turns.get((arm, "clean", mode, cid, epoch), {})
             faulted = [n for n, r in by_turn.items() if r.case and r.case.fault_active]
             if not faulted:
                 continue
@@ -217,6 +237,14 @@ def render_cases_report(report: CasesReport) -> str:
                       _pct(c.resolved_strict), str(c.incomplete),
                       "; ".join(f"{k} x{v}" for k, v in c.first_failures.items()) or "-"]
                      for c in report.cases))
+    if any(c.pass_k for c in report.cases):
+        ks = sorted({k for c in report.cases for k in c.pass_k})
+        lines += ["", "### pass^k over the epochs", "",
+                  "tau-bench's pass^k: the chance that k tries of a case all resolve (each "
+                  "case's resolved count over its epochs, averaged over cases).", ""]
+        lines += _table([*lead, "scenario", "mode", *(f"pass^{k}" for k in ks)],
+                        ([*head_of(c), *(f"{c.pass_k[k]:.1%}" if k in c.pass_k else "n/a"
+                                         for k in ks)] for c in report.cases))
     lines += ["", "## Turns by position", "",
               "Safe rate, identifier exactness (turns that expect or name identifiers) and "
               "strict success (value turns) per turn; * marks the turns the faults acted on.",

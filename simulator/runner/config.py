@@ -65,6 +65,9 @@ class RunConfig(BaseModel):
     fault_turns: str | None = None
     """The cases suite's fault schedule (``at:2``, ``from:2``, ``always``); None for a
     single-turn run (simulator/conversations/schedule.py)."""
+    epochs: int = Field(default=1, ge=1)
+    """The cases suite: how many times each case runs (pass^k, tau-bench's); with the
+    deterministic reader every epoch is the same conversation."""
     arm_definitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Arm name -> its policies, filled in from the arm registry. Part of the run's
     identity, so resuming with an arm of the same name but other policies is refused."""
@@ -103,6 +106,9 @@ class RunConfig(BaseModel):
         if self.base_url is not None and not is_live(self.models):
             raise ValueError(f"--base-url {self.base_url!r} applies to live models only; "
                              f"the deterministic reader makes no calls")
+        if self.epochs != 1 and self.suite != "cases":
+            raise ValueError(f"--epochs {self.epochs}: repeats the cases of --suite cases; "
+                             "add --suite cases")
         if self.fault_turns is not None:
             if self.suite != "cases":
                 raise ValueError(f"--fault-turns {self.fault_turns}: schedules faults in "
@@ -123,7 +129,8 @@ class RunConfig(BaseModel):
                                               ("agent", DEFAULT_AGENT),
                                               ("source_priority", None),
                                               ("suite", "enterprise"),
-                                              ("fault_turns", None))
+                                              ("fault_turns", None),
+                                              ("epochs", 1))
                    if getattr(self, name) == default}
         dropped.add("record_timeout")
         body = json.dumps([self.model_dump(mode="json", exclude=dropped), corpus_hash],

@@ -74,7 +74,7 @@ def expected_for(config: RunConfig, corpus: Corpus) -> ExpectedRecords:
 
     if config.suite == "cases":  # the corpus holds one task per turn of the run's cases
         total = len(corpus.tasks) * len(config.models) * len(config.scenarios) \
-            * len(config.modes) * len(config.arms)
+            * len(config.modes) * len(config.arms) * config.epochs
     else:
         total = sum(1 for _ in cells(config, corpus))
     axes = len(config.models) * len(config.scenarios) * len(config.modes) * len(config.arms)

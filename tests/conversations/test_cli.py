@@ -34,6 +34,9 @@ def test_run_prints_the_cases_report_and_report_reprints_it(
     (["--fault-turns", "at:2"], "--fault-turns at:2: schedules faults in conversations; add "
                                 "--suite cases"),
     (["--suite", "cases", "--fault-turns", "turn 2"], "expected at:K, from:K"),
+    (["--epochs", "3"], "--epochs 3: repeats the cases of --suite cases; add --suite cases"),
+    (["--suite", "cases", "--epochs", "0"], "--epochs 0: input should be greater than or "
+                                            "equal to 1"),
     (["--suite", "cases", "--model", "openai:gpt-4o-mini"],
      "--suite cases runs the deterministic reader only"),
 ])
@@ -43,6 +46,22 @@ def test_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err, err
     assert not (tmp_path / "run" / "runs.sqlite").exists()
+
+
+def test_epochs_repeat_each_case_and_give_pass_k(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["run", "--suite", "cases", "--out", str(out), "--tasks", "4", "--epochs", "3",
+                 "--scenarios", "clean", "--modes", "strict", "--format", "json",
+                 "--no-progress"]) == 0
+    (cell,) = json.loads(capsys.readouterr().out)["cases"]
+    assert cell["cases"] == 12 and set(cell["pass_k"]) == {"1", "2", "3"}
+    # the deterministic reader gives every epoch the same conversation: pass^k is flat
+    assert cell["pass_k"]["1"] == cell["pass_k"]["3"] == cell["resolved"]["k"] / 12
+    with RunStore(out, create=False) as store:
+        epochs = {r.case.epoch for r in store.records() if r.case is not None}
+        assert epochs == {1, 2, 3} and store.count() == 3 * sum(
+            1 for r in store.records() if r.case is not None and r.case.epoch == 1)
 
 
 @pytest.mark.parametrize("command", [["judge"], ["archive", "export", "--out", "x.jsonl.gz"]])
