@@ -124,8 +124,9 @@ def archive_from_store(run_dir: Path | str, judge: str | None = None) -> Archive
         if manifest is None:
             raise UsageError(f"{run_dir}: the run store has no manifest")
         if (manifest.get("config") or {}).get("suite") == "cases":
-            raise UsageError(f"{run_dir}: a cases run has no archive yet (per-turn archive "
-                             "rows are not built: issue 29); layerrag report reads it")
+            raise UsageError(f"{run_dir}: a cases run has no archive rows yet (per-turn "
+                             "rows are not built: issue 29), so archive export and view "
+                             "cannot read it; layerrag report and layerrag show do")
         judged = stored_judge(store, judge) if judge is not None else None
         archive = archive_from_records(manifest, store.records(), judged)
     if not archive.rows:

@@ -15,10 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from simulator.cases.reply import TurnReply
 from simulator.cases.scoring import TurnScore
 
-Memory = Literal["own", "foreign", "refused"]
+Memory = Literal["own", "foreign", "mixed", "refused"]
 """The history the agent was given for the turn: its own thread's; another thread's (a
-session fault served it and nothing refused it); or another thread's, refused by a session
-control, so its own."""
+session fault served it and nothing refused it); its own thread's, mixed up by a foreign
+memory an earlier turn took in; or another session's, refused by a session control, so its
+own (or none, when its own was mixed up)."""
 
 
 class CaseTurn(BaseModel):

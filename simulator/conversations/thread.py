@@ -78,8 +78,10 @@ async def _turn(state: ThreadState, runtime: Runtime[TurnInput]) -> ThreadState:
     ctx = runtime.context
     memory: Memory = "own"
     session, messages = state.get("session_id", ctx.session_id), state.get("messages", [])
-    if session != ctx.session_id and ctx.isolate:
-        session, messages, memory = ctx.session_id, [], "refused"  # mixed up before: drop it
+    if session != ctx.session_id:  # an earlier turn took in another session's memory
+        memory = "mixed"
+        if ctx.isolate:
+            session, messages, memory = ctx.session_id, [], "refused"
     if ctx.foreign is not None:
         if ctx.isolate and ctx.foreign.get("session_id") != ctx.session_id:
             memory = "refused"

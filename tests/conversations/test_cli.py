@@ -64,7 +64,8 @@ def test_epochs_repeat_each_case_and_give_pass_k(
             1 for r in store.records() if r.case is not None and r.case.epoch == 1)
 
 
-@pytest.mark.parametrize("command", [["judge"], ["archive", "export", "--out", "x.jsonl.gz"]])
+@pytest.mark.parametrize("command", [["judge"], ["archive", "export", "--out", "x.jsonl.gz"],
+                                     ["view", "--out", "x.html"]])
 def test_what_is_not_built_for_cases_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                              command: list[str]) -> None:
     out = tmp_path / "run"
@@ -72,8 +73,8 @@ def test_what_is_not_built_for_cases_says_so(tmp_path: Path, capsys: pytest.Capt
                  "clean", "--modes", "strict", "--format", "none", "--no-progress"]) == 0
     capsys.readouterr()
     argv = [*command[:1], *command[1:2], str(out), *command[2:]]
-    if command[0] == "archive":
-        argv[-1] = str(tmp_path / "x.jsonl.gz")
+    if command[0] in ("archive", "view"):
+        argv = [command[0], *command[1:-2], str(out), command[-2], str(tmp_path / "x")]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a cases run" in err and "issue 29" in err, err
@@ -112,3 +113,16 @@ def test_a_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_turn(
         assert record.case is not None and got[key].case is not None
         assert (got[key].answer, got[key].case.reply, got[key].case.history) == \
             (record.answer, record.case.reply, record.case.history), key
+
+
+def test_show_failed_lists_unsafe_turns_with_their_conversation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["run", "--suite", "cases", "--out", str(out), "--tasks", "4", "--scenarios",
+                 "wrong_session", "--modes", "strict", "--format", "none",
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["show", str(out), "--failed"]) == 0
+    shown = capsys.readouterr().out
+    assert "Turn NOT safe" in shown and "Turn safe" not in shown
+    assert "earlier: " in shown and "memory mixed" in shown

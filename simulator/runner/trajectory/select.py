@@ -86,7 +86,10 @@ def select(store: RunStore, wanted: RecordFilter, *, twins: bool = False) -> Sel
         where.append("(json_extract(data, '$.task_id') = ? OR task_row = ?)")
         params += [wanted.task, int(wanted.task) if wanted.task.isdigit() else -1]
     if wanted.failed:
-        where.append("json_extract(data, '$.S') = 0")
+        # a case turn fails when it is not safe (a clarify or abstain turn has no S to pass)
+        where.append("(CASE WHEN json_extract(data, '$.case') IS NULL "
+                     "THEN json_extract(data, '$.S') = 0 "
+                     "ELSE json_extract(data, '$.case.score.safe') = 0 END)")
     clause = f" WHERE {' AND '.join(where)}" if where else ""
     matched = int(db.execute(f"SELECT COUNT(*) FROM records{clause}", params).fetchone()[0])
     if wanted.task is not None and matched == 0 and not _task_exists(db, wanted.task):

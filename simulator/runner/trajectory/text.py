@@ -24,7 +24,7 @@ def record_lines(record: RunRecord, path: Trajectory | None, *, no_trajectory: s
                  ) -> list[str]:
     """The block for one record (unwrapped lines; the caller wraps them to its width)."""
     lines = [f"== {record.key.as_str()} (task row {record.task_row})",
-             _headline(record)]
+             *_case_lines(record), _headline(record)]
     if path is None:
         return [*lines, f"   ({no_trajectory}: the scores above are all the store kept)"]
     lines += ["", f"Question: {path.question}"]
@@ -41,6 +41,21 @@ def record_lines(record: RunRecord, path: Trajectory | None, *, no_trajectory: s
         lines.append(f"Run ended by: {path.terminated}")
     lines += _answer_lines(path)
     lines += _verdict_lines(path)
+    return lines
+
+
+def _case_lines(record: RunRecord) -> list[str]:
+    """A case turn's place in its conversation and its case scores (none otherwise)."""
+    case = record.case
+    if case is None:
+        return []
+    score = case.score
+    exact = {True: "exact", False: "NOT exact", None: "n/a"}[score.identifier_exact]
+    lines = [f"Case {case.case_key}, turn {case.turn} of {case.turns} ({case.kind}); faults "
+             f"{'acted' if case.fault_active else 'off'}; memory {case.memory}",
+             f"Turn {'safe' if score.safe else 'NOT safe'}; identifiers {exact}"
+             + ("; corrupted identifier" if score.corrupted else "")]
+    lines += [f"   earlier: {user!r} -> {reply!r}" for user, reply in case.history]
     return lines
 
 
