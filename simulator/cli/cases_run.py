@@ -16,12 +16,26 @@ from simulator.runner.config import RunConfig
 def run_cases_command(config: RunConfig, args: argparse.Namespace,
                       progress: bool | None) -> int:
     from simulator.conversations.runner import run_cases
+    from simulator.live.errors import BudgetExhausted, ProviderRefusing
+    from simulator.live.options import is_live
     from simulator.report.cases import (
         cases_report_from_store,
         render_cases_report,
     )
+    from simulator.runner.live import EXIT_BUDGET, EXIT_PROVIDER_ERRORS, EXIT_PROVIDER_REFUSING
+    from simulator.runner.store import RunStore
 
-    summary = run_cases(config, args.out, progress=_progress_line(progress))
+    options = None
+    if is_live(config.models):
+        from simulator.cli.live_options import live_options_from_args
+
+        options = live_options_from_args(args)
+    try:
+        summary = run_cases(config, args.out, progress=_progress_line(progress),
+                            options=options)
+    except (BudgetExhausted, ProviderRefusing) as stop:  # every finished turn is stored
+        print(f"stopped: {stop}; re-run the same command to resume", file=sys.stderr)
+        return EXIT_BUDGET if isinstance(stop, BudgetExhausted) else EXIT_PROVIDER_REFUSING
     print(f"{summary.run_id}: {summary.written} turns written, {summary.already_done} "
           f"already done, {summary.total} in the suite ({summary.seconds:.1f} s) -> "
           f"{summary.run_dir}", file=sys.stderr)
@@ -29,6 +43,12 @@ def run_cases_command(config: RunConfig, args: argparse.Namespace,
         print(cases_report_from_store(args.out).model_dump_json(indent=2))
     elif args.format != "none":
         sys.stdout.write(render_cases_report(cases_report_from_store(args.out)))
+    with RunStore(args.out, create=False) as store:
+        provider_errors, first = store.errors("provider_error")
+    if provider_errors:
+        print(f"{provider_errors} turn(s) are provider errors (first: {first}); re-run the "
+              "same command to retry them", file=sys.stderr)
+        return EXIT_PROVIDER_ERRORS
     return summary.exit_code
 
 

@@ -55,8 +55,9 @@ from simulator.conversations.thread import (
     run_turn,
 )
 from simulator.corpus.model import Labels, Task
-from simulator.errors import UsageError
 from simulator.live.loop import blocking_runs
+from simulator.live.options import LiveOptions
+from simulator.live.services import LiveServices
 from simulator.readers.base import unknown_answer
 from simulator.runner.cells import Cell, MatrixRunner, RunSummary
 from simulator.runner.config import RunConfig
@@ -135,11 +136,6 @@ class CaseRunner:
     thread graph, the schedule and the labels of every turn."""
 
     def __init__(self, config: RunConfig, cases: CaseCorpus | None = None) -> None:
-        from simulator.live.options import is_live
-
-        if is_live(config.models):
-            raise UsageError("the cases suite runs the deterministic reader only so far "
-                             "(live conversations are issue 29's next step)")
         self.config = config
         self.cases = cases or build_case_corpus(config.spec, config.seed)
         self.schedule: TurnSchedule = parse_schedule(config.fault_turns or DEFAULT_SCHEDULE)
@@ -161,6 +157,8 @@ class CaseRunner:
         self.tasks = {t.task_id: t for t in self.matrix.corpus.tasks}
         self.by_session = {c.session.session_id: c for c in self.cases.cases}
         self.isolating = {arm: _isolates(arm) for arm in config.arms}
+        self.limit: asyncio.Semaphore | None = None
+        """Live runs: at most ``--concurrency`` turns awaiting a provider at once."""
 
     @property
     def run_id(self) -> str:
@@ -191,9 +189,20 @@ class CaseRunner:
         records: list[RunRecord] = []
         for start in range(0, len(cells), CHUNK):
             chunk = range(start, min(start + CHUNK, len(cells)))
-            records += await asyncio.gather(*(self._turn(cells[i], position, foreign[i])
-                                              for i in chunk))
+            done = await asyncio.gather(*(self._limited(cells[i], position, foreign[i])
+                                          for i in chunk), return_exceptions=True)
+            records += [r for r in done if isinstance(r, RunRecord)]
+            failed = next((r for r in done if isinstance(r, BaseException)), None)
+            if failed is not None:  # a live stop: what finished is kept for the caller
+                raise PositionStopped(records, failed)
         return records
+
+    async def _limited(self, cell: CaseCell, position: int, foreign: object) -> RunRecord:
+        """One turn, under the live run's concurrency (offline: no limit)."""
+        if self.limit is None:
+            return await self._turn(cell, position, foreign)
+        async with self.limit:
+            return await self._turn(cell, position, foreign)
 
     async def _turn(self, cell: CaseCell, position: int, foreign: object) -> RunRecord:
         turn, truth = cell.case.turns[position], cell.labels.turns[position]
@@ -334,12 +343,48 @@ def _isolates(arm: str) -> bool:
     return any("session" in policies.get(name).layers for name in arm_policies(arm))
 
 
+class PositionStopped(Exception):
+    """A turn position stopped part-way (a live stop): the records that finished, and why."""
+
+    def __init__(self, records: list[RunRecord], cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.records, self.cause = records, cause
+
+
 @holds_run_dir
 def run_cases(config: RunConfig, out: Path, *, progress: Callable[[int, int], None] | None
-              = None) -> RunSummary:
-    """Run (or resume) the cases suite into ``out``; what was done."""
+              = None, options: LiveOptions | None = None) -> RunSummary:
+    """Run (or resume) the cases suite into ``out``; what was done.
+
+    With live models the turns go through the live call discipline of ``options`` (cache,
+    retries, rate limit, budget, ``--concurrency`` turns at once), after one preflight
+    request per model; a live stop (budget spent, a provider refusing the run, a replay
+    miss) keeps every turn that finished and raises, so re-running resumes."""
+    from simulator.live.options import is_live
+
     started = time.perf_counter()
-    runner = CaseRunner(config)
+    services = None
+    if is_live(config.models):
+        from simulator.live.services import build_services, use_services
+        from simulator.runner.live import SPEND_FILE, load_spend
+
+        options = options or LiveOptions()
+        services = build_services(options, spent=load_spend(Path(out)),
+                                  spend_ledger=Path(out) / SPEND_FILE)
+        with use_services(services):
+            runner = CaseRunner(config)
+    else:
+        runner = CaseRunner(config)
+    try:
+        return _run(runner, config, Path(out), progress, services, options, started)
+    finally:
+        if services is not None:
+            services.close()
+
+
+def _run(runner: CaseRunner, config: RunConfig, out: Path,
+         progress: Callable[[int, int], None] | None, services: LiveServices | None,
+         options: LiveOptions | None, started: float) -> RunSummary:
     cells = case_cells(config, runner.cases)
     total = sum(len(c.case.turns) for c in cells)
     written = 0
@@ -349,13 +394,22 @@ def run_cases(config: RunConfig, out: Path, *, progress: Callable[[int, int], No
         stored = _stored_turns(store)
         already = len(stored)
         with blocking_runs() as run_batch:
+            if services is not None and options is not None and already < total:
+                from simulator.runner.live import _preflight
+
+                run_batch(_preflight(runner.matrix, services))
+                runner.limit = asyncio.Semaphore(options.concurrency)
             run_batch(_restore_all(runner, cells, stored))
             for position in range(max(len(c.case.turns) for c in cells)):
                 todo = [c for c in cells if position < len(c.case.turns)
                         and _key(c, position) not in stored]
                 if not todo:
                     continue
-                records = run_batch(runner.arun_position(todo, position))
+                try:
+                    records = run_batch(runner.arun_position(todo, position))
+                except PositionStopped as stop:
+                    store.add(stop.records)
+                    raise stop.cause from None
                 written += store.add(records)
                 if progress is not None:
                     progress(already + written, total)

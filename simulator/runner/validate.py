@@ -51,9 +51,3 @@ def validate_config(config: RunConfig, agent: AgentSpec | None = None) -> None:
     if spec.kind == "tool_calling" and config.pipeline != DEFAULT_PIPELINE:
         raise UsageError(f"--pipeline {config.pipeline} applies to the pipeline agent only; "
                          f"agent {config.agent!r} makes its own stops")
-    if config.suite == "cases":
-        from simulator.live.options import is_live
-
-        if is_live(config.models):
-            raise UsageError("--suite cases runs the deterministic reader only so far (live "
-                             "conversations are not built yet: issue 29)")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from simulator.runner.config import RunConfig
+from tests.live.conftest import canary_keys, fake  # noqa: F401  (the live tests' fixtures)
 
 SCENARIOS = ("clean", "stale_index", "schema_drift", "wrong_session")
 

@@ -37,8 +37,6 @@ def test_run_prints_the_cases_report_and_report_reprints_it(
     (["--epochs", "3"], "--epochs 3: repeats the cases of --suite cases; add --suite cases"),
     (["--suite", "cases", "--epochs", "0"], "--epochs 0: input should be greater than or "
                                             "equal to 1"),
-    (["--suite", "cases", "--model", "openai:gpt-4o-mini"],
-     "--suite cases runs the deterministic reader only"),
 ])
 def test_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           argv: list[str], message: str) -> None:

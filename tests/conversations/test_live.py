@@ -1,0 +1,103 @@
+"""The cases suite with a live model, against the loopback fake provider: each turn's
+prompt carries the thread before it, the call discipline applies (cache, budget), and a
+budget stop keeps every finished turn and resumes without repeating one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from simulator.cli.main import main
+from simulator.runner.store import RunStore
+from tests.live.fake_provider import FakeProvider
+
+
+def run_cli(fake: FakeProvider, out: Path, *extra: str) -> int:
+    return main(["run", "--suite", "cases", "--out", str(out), "--model", "openai:m1",
+                 "--base-url", fake.url, "--timeout", "2", "--backoff", "0", "--no-progress",
+                 "--tasks", "3", "--scenarios", "clean,wrong_session", "--modes", "strict",
+                 "--format", "none", *extra])
+
+
+def test_a_live_conversation_carries_its_history_into_each_prompt(
+        tmp_path: Path, fake: FakeProvider, canary_keys: dict,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(fake, tmp_path / "run", "--cache", "off") == 0
+    assert "turns written, 0 already done" in capsys.readouterr().err
+    with RunStore(tmp_path / "run", create=False) as store:
+        records = [r for r in store.records() if r.case is not None]
+    prompts = [c.prompt for c in fake.calls if not c.is_preflight]
+    clean = [r for r in records if r.scenario == "clean" and r.case and r.case.turn >= 2
+             and r.prompt_hash is not None]  # a clarify turn asks without a prompt
+    assert clean
+    for r in clean:
+        assert r.case is not None
+        earlier = [user for user, _ in r.case.history]
+        assert any(all(u in p for u in earlier) and r.case.message in p for p in prompts), \
+            r.case.message
+    assert all(canary_keys["OPENAI_API_KEY"] not in p for p in prompts)
+
+
+def test_a_budget_stop_keeps_finished_turns_and_resumes_without_repeating_one(
+        tmp_path: Path, fake: FakeProvider, canary_keys: dict,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert run_cli(fake, out, "--cache", "off", "--max-calls", "8") == 3
+    assert "re-run the same command to resume" in capsys.readouterr().err
+    with RunStore(out, create=False) as store:
+        first = {r.key.as_str(): r for r in store.records()}
+    assert first
+    assert run_cli(fake, out, "--cache", "off", "--max-calls", "1000") == 0
+    summary = capsys.readouterr().err
+    match = re.search(r"(\d+) turns written, (\d+) already done, (\d+) in the suite", summary)
+    assert match is not None, summary
+    written, done, total = map(int, match.groups())
+    assert done == len(first) and written + done == total and written > 0
+    with RunStore(out, create=False) as store:
+        records = list(store.records())
+    keys = [r.key.as_str() for r in records]
+    assert len(keys) == len(set(keys)) == total
+    again = {r.key.as_str(): r for r in records}
+    assert all(again[k].answer == first[k].answer for k in first)
+
+
+@pytest.mark.slow
+def test_a_live_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_turn(
+        tmp_path: Path, canary_keys: dict) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    with FakeProvider(latency=0.01) as server:
+        argv = [sys.executable, "-m", "simulator.cli.main", "run", "--suite", "cases",
+                "--model", "openai:m1", "--base-url", server.url, "--timeout", "5",
+                "--backoff", "0", "--cache", "off", "--tasks", "4", "--scenarios",
+                "clean,wrong_session", "--modes", "strict", "--format", "none",
+                "--out", str(tmp_path / "run")]
+        env = {**os.environ, "PYTHONPATH": str(Path.cwd())}
+        proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
+        assert proc.stderr is not None
+        for line in proc.stderr:  # the first turn position is stored: kill it there
+            if line.startswith("cases: "):
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL
+        with RunStore(tmp_path / "run", create=False) as store:
+            partial = {r.key.as_str(): r for r in store.records()}
+        resumed = subprocess.run([*argv, "--no-progress"], env=env, capture_output=True,
+                                 text=True, check=True)
+    match = re.search(r"(\d+) turns written, (\d+) already done, (\d+) in the suite",
+                      resumed.stderr)
+    assert match is not None, resumed.stderr
+    written, done, total = map(int, match.groups())
+    assert 0 < done == len(partial) < total and written + done == total
+    with RunStore(tmp_path / "run", create=False) as store:
+        records = {r.key.as_str(): r for r in store.records()}
+    assert len(records) == total
+    assert all(records[k].answer == r.answer for k, r in partial.items())
+    later = [r for r in records.values() if r.case and r.case.turn == 2]
+    assert later and all(len(r.case.history) == 1 for r in later if r.case)
