@@ -88,15 +88,21 @@ def _cases_run(run_dir: str) -> bool:
 
 
 def _cases_report(args: argparse.Namespace) -> int:
-    """A cases run's report (--format md or json; its tables are the cases suite's)."""
+    """A cases run's report (--format md or json; its tables are the cases suite's), with
+    a judge's stored tables under --judge."""
     from simulator.report.cases import cases_report_from_store, render_cases_report
+    from simulator.report.judge_section import judge_section, render_judge
 
     fmt = "json" if getattr(args, "json", False) else args.format
-    if fmt not in ("md", "json") or args.judge is not None:
-        raise UsageError(f"{args.run_dirs[0]}: a cases run reports as md or json, without "
-                         "--judge (the judge's multi-turn rules are not built yet)")
-    report = cases_report_from_store(args.run_dirs[0], replicates=args.replicates,
-                                     seed=args.seed)
-    write_utf8(report.model_dump_json(indent=2) + "\n" if fmt == "json"
-               else render_cases_report(report))
+    if fmt not in ("md", "json"):
+        raise UsageError(f"--format {fmt}: a cases run reports as md or json")
+    run_dir = args.run_dirs[0]
+    report = cases_report_from_store(run_dir, replicates=args.replicates, seed=args.seed)
+    if args.judge is not None:
+        report = report.model_copy(update={"judge": judge_section(
+            run_dir, args.judge, args.weights, replicates=args.replicates, seed=args.seed)})
+    if fmt == "json":
+        write_utf8(report.model_dump_json(indent=2) + "\n")
+    else:
+        write_utf8(render_cases_report(report) + "\n".join(render_judge(report.judge)))
     return 0

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict
 
+from simulator.cases import Case
 from simulator.judge.metrics import BAND_UPPER, BANDS, METRICS, MetricName
 from simulator.readers.base import Evidence
 from simulator.runner.trajectory.model import Trajectory
@@ -115,21 +117,27 @@ class JudgeInput(BaseModel):
             update={"prose": prose})})
 
 
-def judge_input(trajectory: Trajectory) -> JudgeInput:
-    """A single-turn record's judge input, from its stored trajectory: the hits the agent
-    was shown (after faults and the contract step), each document once, in the order seen."""
+def judge_input(trajectory: Trajectory, case: Case | None = None,
+                history: Sequence[tuple[str, str]] = ()) -> JudgeInput:
+    """A record's judge input, from its stored trajectory: the hits the agent was shown
+    (after faults and the contract step), each document once, in the order seen. A case
+    turn adds its case as filed (subject, description: what the agent's environment holds,
+    no label) and the exchanges it was answered with; all eight metrics may apply to it."""
     seen: dict[str, Evidence] = {}
     for step in trajectory.steps:
         if step.shown:
             for hit in step.hits:
                 seen.setdefault(hit.doc_id, hit)
     a = trajectory.answer
+    lines = tuple(line for user, reply in history
+                  for line in (f"user: {user}", f"assistant: {reply}"))
     return JudgeInput(
-        case_subject=SUBJECT, case_description=DESCRIPTION, query=trajectory.task_message,
-        evidence=tuple(seen.values()),
+        case_subject=case.subject if case else SUBJECT,
+        case_description=case.description if case else DESCRIPTION, history=lines,
+        query=trajectory.task_message, evidence=tuple(seen.values()),
         answer=JudgeAnswer(value=a.value, citations=a.citations, abstained=a.abstained,
                            reason=a.reason, prose=a.prose),
-        not_applicable=SINGLE_TURN_NOT_APPLICABLE)
+        not_applicable=() if case else SINGLE_TURN_NOT_APPLICABLE)
 
 
 def _document(e: Evidence) -> str:

@@ -21,7 +21,7 @@ from simulator.judge.deterministic import error_reason
 from simulator.judge.llm import PROVIDER_ERROR, LLMJudge
 from simulator.judge.llm_prompt import JudgeInput, judge_input
 from simulator.judge.model import Judgment
-from simulator.judge.run import JudgedRecord, StoredRecord, stored_records
+from simulator.judge.run import JudgedRecord, StoredRecord, run_cases_of, stored_records
 from simulator.judge.store import read_judgments, write_judgments
 from simulator.live import loop as live_loop
 from simulator.live.errors import LiveStop
@@ -69,6 +69,8 @@ def plan(store: RunStore, judge: LLMJudge, *, resume: bool = True
     """Each record's judgment when known without a call, the records left to call, the
     judge inputs, and how many judgments were resumed from the store."""
     records = stored_records(store)
+    corpus = run_cases_of(store)
+    cases = {c.case_id: c for c in corpus.cases} if corpus is not None else {}
     paths = store.trajectories(s.key for s in records if s.record is not None)
     done = ({j.key: j for j in read_judgments(store, judge.name)
              if _final(j, judge.rubric_hash)} if resume else {})
@@ -86,7 +88,9 @@ def plan(store: RunStore, judge: LLMJudge, *, resume: bool = True
         if why is not None or trajectory is None:
             out.append(stored.judged(judge.unjudged(stored.key, why or "unjudged")))
             continue
-        items[stored.key] = judge_input(trajectory)
+        turn = record.case if record is not None else None
+        case = cases.get(turn.case_id) if turn is not None else None
+        items[stored.key] = judge_input(trajectory, case, turn.history if turn else ())
         if stored.key in done:
             resumed += 1
             out.append(stored.judged(done[stored.key]))

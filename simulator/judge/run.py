@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from pydantic import ValidationError
 
+from simulator.cases import CaseCorpus, build_case_corpus
 from simulator.corpus import build_corpus
 from simulator.corpus.model import Labels
 from simulator.errors import UsageError
@@ -48,9 +49,6 @@ def run_labels(store: RunStore) -> dict[str, Labels]:
         raise UsageError(f"{store.run_dir}: the run store has no manifest, so no corpus "
                          "to take labels from")
     config = manifest.get("config") or {}
-    if config.get("suite") == "cases":
-        raise UsageError(f"{store.run_dir}: a cases run cannot be judged yet (the judge's "
-                         "multi-turn rules are not built: issue 29)")
     corpus = build_corpus(config.get("spec"), int(config.get("seed", 0)))
     expected = manifest.get("corpus_hash")
     if expected is not None and expected != corpus.corpus_hash:
@@ -103,6 +101,9 @@ def judge_store(store: RunStore, judge: str = JUDGE_NAME) -> list[JudgedRecord]:
     if judge != JUDGE_NAME:
         raise UsageError(f"--judge {judge}: unknown judge (known: {JUDGE_NAME}, or "
                          "PROVIDER:MODEL for an LLM judge)")
+    cases = run_cases_of(store)
+    if cases is not None:
+        return _judge_case_turns(store, cases)
     labels = run_labels(store)
     out: list[JudgedRecord] = []
     for stored in stored_records(store):
@@ -114,6 +115,47 @@ def judge_store(store: RunStore, judge: str = JUDGE_NAME) -> list[JudgedRecord]:
                                             "run's corpus")
         else:
             judgment = judge_record(record, labels[record.task_id])
+        out.append(stored.judged(judgment))
+    return out
+
+
+def run_cases_of(store: RunStore) -> CaseCorpus | None:
+    """The case corpus a cases run was made on (checked against the manifest's corpus
+    hash), or None for a single-turn run."""
+    manifest = store.manifest() or {}
+    config = manifest.get("config") or {}
+    if config.get("suite") != "cases":
+        return None
+    cases = build_case_corpus(config.get("spec"), int(config.get("seed", 0)))
+    expected = manifest.get("corpus_hash")
+    if expected is not None and expected != cases.corpus_hash:
+        raise UsageError(f"{store.run_dir}: the run was made on case corpus {expected}, but "
+                         f"its spec and seed now give {cases.corpus_hash}; judge it with the "
+                         "spec it was made with")
+    return cases
+
+
+def turn_id_of(record: RunRecord) -> str:
+    """A case turn record's turn id (a later epoch marks its task id ``turn_x#2``)."""
+    return record.task_id.split("#", 1)[0]
+
+
+def _judge_case_turns(store: RunStore, cases: CaseCorpus) -> list[JudgedRecord]:
+    from simulator.conversations.runner import turn_labels
+    from simulator.judge.case_turns import judge_case_turn
+
+    strict = turn_labels(cases)
+    by_case = {c.case_id: c for c in cases.labels}
+    out: list[JudgedRecord] = []
+    for stored in stored_records(store):
+        record = stored.record
+        if record is None:
+            judgment = unjudged(stored.key, stored.unreadable or "unreadable record")
+        elif record.case is None or record.case.case_id not in by_case:
+            judgment = unjudged(stored.key, "not a turn of the run's case corpus")
+        else:
+            judgment = judge_case_turn(record, strict[turn_id_of(record)],
+                                       by_case[record.case.case_id])
         out.append(stored.judged(judgment))
     return out
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from simulator.cases import CaseLabels
 from simulator.cases.scoring import CaseOutcome, TurnScore, case_outcome
+from simulator.report.judge_section import JudgeSection
 from simulator.runner.record import RunRecord
 from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
 from simulator.stats.layers import ordered_modes, ordered_scenarios
@@ -90,6 +91,8 @@ class CasesReport(_Frozen):
     positions: list[PositionCell]
     after_fault: list[TwinContrast]
     schedule: str
+    judge: JudgeSection | None = None
+    """A judge's stored judgments of the run, when asked for (``--judge NAME``)."""
 
 
 def _rate(flags: Iterable[bool | None]) -> Rate:

@@ -62,7 +62,7 @@ def test_epochs_repeat_each_case_and_give_pass_k(
             1 for r in store.records() if r.case is not None and r.case.epoch == 1)
 
 
-@pytest.mark.parametrize("command", [["judge"], ["archive", "export", "--out", "x.jsonl.gz"],
+@pytest.mark.parametrize("command", [["archive", "export", "--out", "x.jsonl.gz"],
                                      ["view", "--out", "x.html"]])
 def test_what_is_not_built_for_cases_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                              command: list[str]) -> None:
