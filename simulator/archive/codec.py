@@ -127,7 +127,7 @@ def _parse_header(name: str, line: bytes) -> ArchiveHeader:
 
 def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> list[ArchiveRow]:
     rows: list[ArchiveRow] = []
-    seen: dict[tuple[str, str, str, str, str, int, str], int] = {}
+    seen: dict[tuple[str, str, str, str, str, int, str, int], int] = {}
     tasks = TaskAgreement()
     for number, line in enumerate(lines, start=2):
         if not line.strip():
@@ -143,7 +143,7 @@ def _parse_rows(name: str, header: ArchiveHeader, lines: Iterable[bytes]) -> lis
         key = row_key(row)
         if key in seen:
             raise ArchiveError(f"{name}: line {number}: duplicate of line {seen[key]} "
-                               f"(same provider, model, arm, scenario, mode and task_row)")
+                               f"(same provider, model, arm, scenario, mode, task_row and epoch)")
         seen[key] = number
         rows.append(row)
     return rows

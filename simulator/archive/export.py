@@ -61,6 +61,16 @@ def agent_of(manifest: Mapping[str, Any] | None) -> str:
     return str(config.get("agent", DEFAULT_AGENT))
 
 
+def _fault_turns(manifest: Mapping[str, Any]) -> str | None:
+    """A cases run's fault schedule (its default when the config names none)."""
+    config = manifest.get("config") or {}
+    if config.get("suite") != "cases":
+        return None
+    from simulator.cases.schedule import DEFAULT_SCHEDULE
+
+    return str(config.get("fault_turns") or DEFAULT_SCHEDULE)
+
+
 def header_from_manifest(manifest: Mapping[str, Any],
                          fields: Sequence[str] = REQUIRED_FIELDS,
                          judge: JudgeProvenance | None = None) -> ArchiveHeader:
@@ -87,6 +97,7 @@ def header_from_manifest(manifest: Mapping[str, Any],
         "structured_output": dict(sorted((manifest.get("structured_output") or {}).items())),
         "expected_records": manifest.get("expected_records"),
         "judge": judge.model_dump() if judge is not None else None,
+        "fault_turns": _fault_turns(manifest),
     }
     try:
         return ArchiveHeader.model_validate(raw)
@@ -123,10 +134,6 @@ def archive_from_store(run_dir: Path | str, judge: str | None = None) -> Archive
         manifest = store.manifest()
         if manifest is None:
             raise UsageError(f"{run_dir}: the run store has no manifest")
-        if (manifest.get("config") or {}).get("suite") == "cases":
-            raise UsageError(f"{run_dir}: a cases run has no archive rows yet (per-turn "
-                             "rows are not built: issue 29), so archive export and view "
-                             "cannot read it; layerrag report and layerrag show do")
         judged = stored_judge(store, judge) if judge is not None else None
         archive = archive_from_records(manifest, store.records(), judged)
     if not archive.rows:

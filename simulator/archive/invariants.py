@@ -65,7 +65,23 @@ def row_problem(row: ArchiveRow) -> str | None:
     if row.safe_resolution and not (row.S or row.abstained):
         return ("field 'safe_resolution': true, but the record neither succeeded strictly "
                 "nor abstained")
-    return _behaviour_problem(row) or _judge_problem(row)
+    return _behaviour_problem(row) or _judge_problem(row) or _case_problem(row)
+
+
+def _case_problem(row: ArchiveRow) -> str | None:
+    """A case turn's row holds its indices, kind and safety, its turn within its case; a
+    single-turn row holds no case column."""
+    from simulator.archive.row import CASE_FIELDS
+
+    if getattr(row, "case_id", None) is None:
+        held = [f for f in CASE_FIELDS if getattr(row, f, None) is not None]
+        return f"field {held[0]!r}: a case column on a row of no case" if held else None
+    for field in ("case_turn", "case_turns", "turn_kind", "turn_safe", "fault_active"):
+        if getattr(row, field, None) is None:
+            return f"field {field!r}: missing on a case turn"
+    if row.case_turn > row.case_turns:
+        return f"field 'case_turn': {row.case_turn} of a case of {row.case_turns} turns"
+    return None
 
 
 def _judge_problem(row: ArchiveRow) -> str | None:

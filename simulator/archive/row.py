@@ -85,8 +85,47 @@ Written only in archives exported with a judge (the header's ``judge`` names it)
 columns are optional and archives without them read and write unchanged."""
 
 
+CASE_ALLOWLIST: tuple[tuple[str, Any, Any], ...] = (
+    ("case_id", Identifier | None, None),      # opaque, as the agent saw it
+    ("case_turn", Annotated[int, Field(ge=1)] | None, None),   # 1-based
+    ("case_turns", Annotated[int, Field(ge=1)] | None, None),
+    ("case_epoch", Annotated[int, Field(ge=1)] | None, None),
+    ("turn_kind", Literal["answerable", "follow_up", "underspecified", "unanswerable"] | None,
+     None),
+    ("fault_active", bool | None, None),
+    ("memory", Literal["own", "foreign", "mixed", "refused"] | None, None),
+    ("turn_safe", bool | None, None),
+    ("identifier_exact", bool | None, None),
+    ("identifier_corrupted", bool | None, None),
+    ("workflow_ok", bool | None, None),
+    ("prohibited_action", bool | None, None),
+    ("type_fit", bool | None, None),
+    ("turn_errored", bool | None, None),
+)
+"""A case turn's place and flags (simulator/cases/record.py, simulator/cases/scoring.py):
+indices, its kind, whether the faults acted, whose memory it got, and its case scores;
+never the message, the reply or an identifier's value. Written only in archives of a cases
+run, so single-turn archives read and write unchanged."""
+
+
+def _case_values(record: RunRecord) -> dict[str, Any]:
+    """The case columns of ``record`` (none for a single-turn record)."""
+    case = record.case
+    if case is None:
+        return {}
+    score = case.score
+    return {"case_id": case.case_id, "case_turn": case.turn, "case_turns": case.turns,
+            "case_epoch": case.epoch, "turn_kind": case.kind,
+            "fault_active": case.fault_active, "memory": case.memory,
+            "turn_safe": score.safe, "identifier_exact": score.identifier_exact,
+            "identifier_corrupted": score.corrupted, "workflow_ok": score.workflow_ok,
+            "prohibited_action": score.prohibited, "type_fit": score.type_fit,
+            "turn_errored": score.errored}
+
+
 def _allowlisted() -> type[BaseModel]:
-    fields: dict[str, Any] = {name: (kind, default) for name, kind, default in JUDGE_ALLOWLIST}
+    fields: dict[str, Any] = {name: (kind, default) for name, kind, default in
+                              (*CASE_ALLOWLIST, *JUDGE_ALLOWLIST)}
     for name, constraint, *default in ALLOWLIST:
         if name not in RunRecord.model_fields:
             raise TypeError(f"archive allowlist names {name!r}, which a run record lacks")
@@ -94,6 +133,7 @@ def _allowlisted() -> type[BaseModel]:
             else constraint
         fields[name] = (kind, default[0] if default else ...)
     ordered = {n: fields[n] for n in (*(e[0] for e in ALLOWLIST),
+                                      *(e[0] for e in CASE_ALLOWLIST),
                                       *(e[0] for e in JUDGE_ALLOWLIST))}
     return create_model("AllowlistedRecord", __config__=ConfigDict(
         frozen=True, extra="forbid", strict=True), **ordered)
@@ -113,6 +153,7 @@ class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLO
         """Copy the allowlisted fields of ``record`` (and the scores and bands of
         ``judgment``); nothing else leaves the run."""
         values = {name: getattr(record, name) for name in RECORD_FIELDS}
+        values.update(_case_values(record))
         if judgment is not None:
             values["judge_status"] = judgment.status
             for m, score in judgment.scores.items():
@@ -122,13 +163,14 @@ class ArchiveRow(_allowlisted()):  # type: ignore[misc]  # fields come from ALLO
 
 RECORD_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in ALLOWLIST)
 """The run record's allowlisted field names, in column order."""
+CASE_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in CASE_ALLOWLIST)
 JUDGE_FIELDS: tuple[str, ...] = tuple(entry[0] for entry in JUDGE_ALLOWLIST)
-ARCHIVE_FIELDS: tuple[str, ...] = (*RECORD_FIELDS, *JUDGE_FIELDS)
+ARCHIVE_FIELDS: tuple[str, ...] = (*RECORD_FIELDS, *CASE_FIELDS, *JUDGE_FIELDS)
 """Every column an archive may hold, in column order."""
 
 OPTIONAL_FIELDS: dict[str, Any] = {
     **{entry[0]: entry[2] for entry in ALLOWLIST if len(entry) == 3},
-    **{name: default for name, _, default in JUDGE_ALLOWLIST}}
+    **{name: default for name, _, default in (*CASE_ALLOWLIST, *JUDGE_ALLOWLIST)}}
 """Optional columns and their defaults."""
 
 REQUIRED_FIELDS: tuple[str, ...] = tuple(f for f in ARCHIVE_FIELDS if f not in OPTIONAL_FIELDS)
@@ -152,11 +194,11 @@ ROW_KEY: tuple[str, ...] = ("provider", "model", "arm", "scenario", "contract_mo
 """Identifies a row within an archive; rows are written sorted by it."""
 
 
-def row_key(row: ArchiveRow) -> tuple[str, str, str, str, str, int, str]:
+def row_key(row: ArchiveRow) -> tuple[str, str, str, str, str, int, str, int]:
     """The sort and uniqueness key of a row (the source priority, when rows of a strict and
-    a soft run are reported together)."""
+    a soft run are reported together; a case turn's epoch, when a case ran several times)."""
     return (row.provider, row.model, row.arm, row.scenario, row.contract_mode, row.task_row,
-            row.source_priority or "")
+            row.source_priority or "", getattr(row, "case_epoch", None) or 1)
 
 
 class JudgeProvenance(BaseModel):
@@ -194,6 +236,8 @@ class ArchiveHeader(BaseModel):
     names what is missing, and refuses rows outside them. None in archives made before."""
     judge: JudgeProvenance | None = None
     """The judge whose scores the ``judge_*`` columns hold; None without them."""
+    fault_turns: Identifier | None = None
+    """A cases run's fault schedule (``at:2``); None in single-turn archives."""
     rows_sha256: HashHex | None = None
     """sha256 of the row lines as written (simulator/archive/digest.py): recompute refuses
     an archive whose rows were deleted, added or edited. None in archives made before."""

@@ -422,16 +422,22 @@ def case_outcome(case: CaseLabels, scores: Sequence[TurnScore]) -> CaseOutcome:
         if score.kind != case.turns[score.turn - 1].kind:
             raise ValueError(f"case {case.case_key}: turn {score.turn} is "
                              f"{case.turns[score.turn - 1].kind}, scored as {score.kind}")
+    return outcome_of(case.case_id, case.case_key, case.domain, len(case.turns), scores)
+
+
+def outcome_of(case_id: str, case_key: str, domain: str, turns: int,
+               scores: Sequence[TurnScore]) -> CaseOutcome:
+    """:func:`case_outcome` from the turn scores alone (an archive holds no labels): the
+    caller has checked that ``scores`` are the case's ``turns`` turns."""
     failed = [(s.turn, layer) for s in sorted(scores, key=lambda s: s.turn)
               if (layer := _turn_failure(s)) is not None]
     turn, layer = failed[0] if failed else (None, None)
-    return CaseOutcome(case_id=case.case_id, case_key=case.case_key, domain=case.domain,
-                       turns=len(case.turns), resolved=not failed, first_failed_turn=turn,
-                       failed_layer=layer)
+    return CaseOutcome(case_id=case_id, case_key=case_key, domain=domain, turns=turns,
+                       resolved=not failed, first_failed_turn=turn, failed_layer=layer)
 
 
 __all__ = [
     "MATCH_THRESHOLD", "CaseOutcome", "TurnScore", "answer_type_fit", "case_outcome",
     "corrupted_identifiers", "identifier_exactness", "prohibited_action", "score_turn",
-    "turn_safe", "workflow_order",
+    "outcome_of", "turn_safe", "workflow_order",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from simulator.cli.lists import output_path
 from simulator.cli.paths import check_output_dir, check_output_file
@@ -71,8 +72,29 @@ def _export(args: argparse.Namespace) -> int:
 def _recompute(args: argparse.Namespace) -> int:
     chosen_format(args)
     check_output_dir(args.plots, "--plots")
+    from simulator.archive.codec import load_archive
     from simulator.report.build import report_from_archive
+    from simulator.report.cases import is_cases_archive
 
+    archive = load_archive(args.file)
+    if is_cases_archive(archive.rows):
+        return _recompute_cases(archive, args)
     report = report_from_archive(args.file, replicates=args.replicates, seed=args.seed,
                                  bootstrap=args.bootstrap)
     return emit(report, args)
+
+
+def _recompute_cases(archive: Any, args: argparse.Namespace) -> int:
+    """A cases archive's report, from its rows alone (md or json)."""
+    from simulator.errors import UsageError
+    from simulator.report.cases import cases_report_from_archive, render_cases_report
+    from simulator.report.cli_support import write_utf8
+
+    fmt = "json" if getattr(args, "json", False) else args.format
+    if fmt not in ("md", "json"):
+        raise UsageError(f"--format {fmt}: a cases archive reports as md or json")
+    report = cases_report_from_archive(archive.rows, archive.header.fault_turns,
+                                       replicates=args.replicates, seed=args.seed)
+    write_utf8(report.model_dump_json(indent=2) + "\n" if fmt == "json"
+               else render_cases_report(report))
+    return 0

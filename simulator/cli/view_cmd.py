@@ -46,6 +46,7 @@ def _view(args: argparse.Namespace) -> int:
     if args.replicates < 1:
         raise UsageError(f"--replicates must be at least 1, got {args.replicates}")
     started = time.perf_counter()
+    _refuse_cases(args.runs)
     archives = [p for p in args.runs if p.is_file()]
     if archives:
         if len(args.runs) > 1:
@@ -70,3 +71,24 @@ def _view(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} ({shown}) in {time.perf_counter() - started:.1f} s; "
           "open it in a browser (no network needed)", file=sys.stderr)
     return 0
+
+
+def _refuse_cases(paths: list[Path]) -> None:
+    """The page renders the single-turn report (an S heatmap): a cases run's clarify and
+    abstain turns would read as failures there, so it is refused, saying what reads it."""
+    from simulator.archive.codec import load_archive
+    from simulator.errors import UsageError
+    from simulator.report.cases import is_cases_archive, is_cases_run
+    from simulator.runner.store import RunStore
+
+    for path in paths:
+        if path.is_file():
+            cases = is_cases_archive(load_archive(path).rows)
+        elif (path / "runs.sqlite").is_file():
+            with RunStore(path, create=False) as store:
+                cases = is_cases_run(store.manifest())
+        else:
+            continue
+        if cases:
+            raise UsageError(f"{path}: the viewer has no page for a cases run yet (issue 29); "
+                             "layerrag report and layerrag show --failed read it turn by turn")

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from simulator.cases import CaseLabels
-from simulator.cases.scoring import CaseOutcome, TurnScore, case_outcome
+from simulator.archive.row import ArchiveRow
+from simulator.cases.scoring import CaseOutcome, TurnScore, outcome_of
 from simulator.report.judge_section import JudgeSection
 from simulator.runner.record import RunRecord
 from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
@@ -110,14 +111,52 @@ def _interval(rate_flags: Sequence[bool], clusters: Sequence[str], *, replicates
     return Rate(n=len(rate_flags), k=sum(rate_flags), low=low, high=high)
 
 
-def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
-                 schedule: str, replicates: int = 2000, seed: int = 0) -> CasesReport:
-    """The report of a cases run's records (``labels``: case id -> its labels)."""
-    turns: dict[tuple[str, str, str, str, int], dict[int, RunRecord]] = defaultdict(dict)
-    for r in records:
-        if r.case is not None:
-            key = (r.arm, r.scenario, r.contract_mode, r.case.case_id, r.case.epoch)
-            turns[key][r.case.turn] = r
+class TurnView(NamedTuple):
+    """What the report reads of one case turn: from a run record or an archive row."""
+
+    arm: str
+    scenario: str
+    contract_mode: str
+    case_id: str
+    epoch: int
+    turn: int
+    turns: int
+    fault_active: bool
+    score: TurnScore
+
+
+def views_from_records(records: Iterable[RunRecord]) -> list[TurnView]:
+    return [TurnView(r.arm, r.scenario, r.contract_mode, r.case.case_id, r.case.epoch,
+                     r.case.turn, r.case.turns, r.case.fault_active, r.case.score)
+            for r in records if r.case is not None]
+
+
+def views_from_rows(rows: Iterable[ArchiveRow]) -> list[TurnView]:
+    """The turns of a cases archive, their scores rebuilt from its case columns."""
+    out = []
+    for row in rows:
+        if getattr(row, "case_id", None) is None:
+            continue
+        valued = row.turn_kind in ("answerable", "follow_up")
+        score = TurnScore(turn=row.case_turn, kind=row.turn_kind,
+                          S=bool(row.S) if valued else None, safe=bool(row.turn_safe),
+                          identifier_exact=row.identifier_exact,
+                          corrupted=bool(row.identifier_corrupted),
+                          workflow_ok=row.workflow_ok, prohibited=bool(row.prohibited_action),
+                          type_fit=bool(row.type_fit), errored=bool(row.turn_errored),
+                          failure_layer=row.failure_layer if valued and not row.S else None)
+        out.append(TurnView(row.arm, row.scenario, row.contract_mode, row.case_id,
+                            row.case_epoch or 1, row.case_turn, row.case_turns,
+                            bool(row.fault_active), score))
+    return out
+
+
+def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 2000,
+                 seed: int = 0) -> CasesReport:
+    """The report of a cases run's turns (from its store or its archive: the same)."""
+    turns: dict[tuple[str, str, str, str, int], dict[int, TurnView]] = defaultdict(dict)
+    for v in views:
+        turns[(v.arm, v.scenario, v.contract_mode, v.case_id, v.epoch)][v.turn] = v
     scenarios = ordered_scenarios(k[1] for k in turns)
     modes = ordered_modes(k[2] for k in turns)
     cells = sorted({k[:3] for k in turns}, key=lambda k: (
@@ -131,12 +170,12 @@ def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
         tries: dict[str, list[bool]] = defaultdict(list)
         incomplete = 0
         for (cid, _), by_turn in convs.items():
-            scores: list[TurnScore] = [r.case.score for r in by_turn.values()
-                                       if r.case is not None]
-            if len(scores) != len(labels[cid].turns):
-                incomplete += 1
+            scores = [v.score for v in by_turn.values()]
+            count = next(iter(by_turn.values())).turns
+            if sorted(by_turn) != list(range(1, count + 1)):
+                incomplete += 1  # a conversation cut short is never resolved
                 continue
-            outcomes.append(case_outcome(labels[cid], scores))
+            outcomes.append(outcome_of(cid, cid, "", count, scores))
             tries[cid].append(outcomes[-1].resolved)
             strict.append(outcomes[-1].resolved and all(s.S is not False for s in scores))
         clusters = [o.case_id for o in outcomes]
@@ -149,18 +188,18 @@ def cases_report(records: Iterable[RunRecord], labels: dict[str, CaseLabels], *,
                                replicates=replicates, seed=seed),
             resolved_strict=_interval(strict, clusters, replicates=replicates, seed=seed),
             first_failures=dict(sorted(failures.items())), pass_k=_pass_k(tries)))
-        by_position: dict[int, list[RunRecord]] = defaultdict(list)
+        by_position: dict[int, list[TurnView]] = defaultdict(list)
         for by_turn in convs.values():
-            for n, r in by_turn.items():
-                by_position[n].append(r)
+            for n, v in by_turn.items():
+                by_position[n].append(v)
         for n in sorted(by_position):
-            rs = [r.case for r in by_position[n] if r.case is not None]
+            vs = by_position[n]
             positions.append(PositionCell(
                 arm=arm, scenario=scenario, contract_mode=mode, turn=n,
-                fault_active=any(c.fault_active for c in rs),
-                safe=_rate(c.score.safe for c in rs),
-                identifier_exact=_rate(c.score.identifier_exact for c in rs),
-                S=_rate(c.score.S for c in rs)))
+                fault_active=any(v.fault_active for v in vs),
+                safe=_rate(v.score.safe for v in vs),
+                identifier_exact=_rate(v.score.identifier_exact for v in vs),
+                S=_rate(v.score.S for v in vs)))
     after = sorted(_after_fault(turns),
                    key=lambda t: cells.index((t.arm, t.scenario, t.contract_mode)))
     return CasesReport(cases=case_cells, positions=positions, after_fault=after,
@@ -176,7 +215,7 @@ def _pass_k(tries: dict[str, list[bool]]) -> dict[int, float]:
     return {k: pass_hat_k(whole, k) for k in range(1, epochs + 1)}
 
 
-def _after_fault(turns: dict[tuple[str, str, str, str, int], dict[int, RunRecord]]
+def _after_fault(turns: dict[tuple[str, str, str, str, int], dict[int, TurnView]]
                  ) -> list[TwinContrast]:
     """Every non-clean cell's turns after its last faulted turn, beside the clean twin's."""
     out = []
@@ -187,22 +226,20 @@ def _after_fault(turns: dict[tuple[str, str, str, str, int], dict[int, RunRecord
             if (a, s, m) != (arm, scenario, mode):
                 continue
             clean = turns.get((arm, "clean", mode, cid, epoch), {})
-            faulted = [n for n, r in by_turn.items() if r.case and r.case.fault_active]
+            faulted = [n for n, v in by_turn.items() if v.fault_active]
             if not faulted:
                 continue
-            for n, r in by_turn.items():
+            for n, v in by_turn.items():
                 if n > max(faulted) and n in clean:
-                    mine.append(r)
-                    twin.append(clean[n])
+                    mine.append(v.score)
+                    twin.append(clean[n].score)
         if not mine:
             continue
         out.append(TwinContrast(
             arm=arm, scenario=scenario, contract_mode=mode, turns=len(mine),
-            identifier_exact=_rate(r.case.score.identifier_exact for r in mine if r.case),
-            clean_identifier_exact=_rate(r.case.score.identifier_exact for r in twin
-                                         if r.case),
-            safe=_rate(r.case.score.safe for r in mine if r.case),
-            clean_safe=_rate(r.case.score.safe for r in twin if r.case)))
+            identifier_exact=_rate(s.identifier_exact for s in mine),
+            clean_identifier_exact=_rate(s.identifier_exact for s in twin),
+            safe=_rate(s.safe for s in mine), clean_safe=_rate(s.safe for s in twin)))
     return out
 
 
@@ -274,22 +311,25 @@ def is_cases_run(manifest: dict[str, object] | None) -> bool:
 
 def cases_report_from_store(run_dir: object, *, replicates: int = 2000, seed: int = 0
                             ) -> CasesReport:
-    """The report of a cases run directory (its labels from the manifest's spec and seed,
-    checked against the manifest's corpus hash)."""
-    from simulator.cases import build_case_corpus
+    """The report of a cases run directory."""
     from simulator.cases.schedule import DEFAULT_SCHEDULE
-    from simulator.errors import UsageError
     from simulator.runner.store import RunStore
 
     with RunStore(str(run_dir), create=False) as store:
-        manifest = store.manifest() or {}
-        config = manifest.get("config") or {}
-        cases = build_case_corpus(config.get("spec"), int(config.get("seed", 0)))
-        if manifest.get("corpus_hash") not in (None, cases.corpus_hash):
-            raise UsageError(f"{run_dir}: the run was made on case corpus "
-                             f"{manifest.get('corpus_hash')}, but its spec and seed now give "
-                             f"{cases.corpus_hash}")
-        records = list(store.records())
-    return cases_report(records, {c.case_id: c for c in cases.labels},
-                        schedule=str(config.get("fault_turns") or DEFAULT_SCHEDULE),
+        config = (store.manifest() or {}).get("config") or {}
+        views = views_from_records(store.records())
+    return cases_report(views, schedule=str(config.get("fault_turns") or DEFAULT_SCHEDULE),
+                        replicates=replicates, seed=seed)
+
+
+def is_cases_archive(rows: Sequence[ArchiveRow]) -> bool:
+    return any(getattr(row, "case_id", None) is not None for row in rows)
+
+
+def cases_report_from_archive(rows: Sequence[ArchiveRow], schedule: str | None, *,
+                              replicates: int = 2000, seed: int = 0) -> CasesReport:
+    """The report recomputed from a cases archive's rows alone: the same numbers."""
+    from simulator.cases.schedule import DEFAULT_SCHEDULE
+
+    return cases_report(views_from_rows(rows), schedule=schedule or DEFAULT_SCHEDULE,
                         replicates=replicates, seed=seed)
