@@ -54,9 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="the judge: deterministic (the offline reference judge; "
                              "default) or PROVIDER:MODEL, an LLM judge (openai:gpt-4o-mini, "
                              "or openai:NAME with --base-url for a local server)")
-    parser.add_argument("--weights", default="paper", metavar="PROFILE|FILE",
-                        help="S_final weights: paper (default), uniform, retrieval-heavy, "
-                             "or a TOML / JSON file of the eight metric names")
+    add_weights_option(parser)
     parser.add_argument("--replicates", type=int, default=2000,
                         help="bootstrap replicates (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -68,6 +66,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     human_option(parser)
     add_llm_judge_options(parser)
     parser.set_defaults(func=_judge)
+
+
+def add_weights_option(parser: argparse.ArgumentParser, what: str = "S_final") -> None:
+    """``--weights PROFILE|FILE``, the S_final weights (layerrag judge and report)."""
+    parser.add_argument("--weights", default="paper", metavar="PROFILE|FILE",
+                        help=f"{what} weights: paper (default), uniform, retrieval-heavy, "
+                             "or a TOML / JSON file of the eight metric names")
 
 
 def _judge(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simulator.cli.judge_cmd import add_weights_option
 from simulator.cli.paths import check_output_dir
 from simulator.errors import UsageError
 from simulator.report.cli_support import add_report_options, chosen_format, emit, write_utf8
@@ -44,9 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="add the judge tables of NAME's judgments stored in the run "
                              "(deterministic, or the model of an LLM judge; made by layerrag "
                              "judge RUN_DIR --judge NAME, no judge call here)")
-    parser.add_argument("--weights", default="paper", metavar="PROFILE|FILE",
-                        help="S_final weights of the judge tables: paper (default), uniform, "
-                             "retrieval-heavy, or a TOML / JSON file")
+    add_weights_option(parser, "the judge tables' S_final")
     parser.set_defaults(func=_report)
 
 

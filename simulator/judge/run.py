@@ -7,9 +7,10 @@ judgment never rests on another corpus's labels.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -50,12 +51,18 @@ def run_labels(store: RunStore) -> dict[str, Labels]:
                          "to take labels from")
     config = manifest.get("config") or {}
     corpus = build_corpus(config.get("spec"), int(config.get("seed", 0)))
-    expected = manifest.get("corpus_hash")
-    if expected is not None and expected != corpus.corpus_hash:
-        raise UsageError(f"{store.run_dir}: the run was made on corpus {expected}, but its "
-                         f"spec and seed now give {corpus.corpus_hash}; judge it with the "
-                         "spec it was made with")
+    _same_corpus(store, manifest, corpus.corpus_hash, "corpus")
     return {label.task_id: label for label in corpus.labels}
+
+
+def _same_corpus(store: RunStore, manifest: Mapping[str, Any], found: str,
+                 what: str) -> None:
+    """Refuse labels from another corpus than the one the run was made on."""
+    expected = manifest.get("corpus_hash")
+    if expected is not None and expected != found:
+        raise UsageError(f"{store.run_dir}: the run was made on {what} {expected}, but its "
+                         f"spec and seed now give {found}; judge it with the spec it was "
+                         "made with")
 
 
 class StoredRecord(NamedTuple):
@@ -127,11 +134,7 @@ def run_cases_of(store: RunStore) -> CaseCorpus | None:
     if config.get("suite") != "cases":
         return None
     cases = build_case_corpus(config.get("spec"), int(config.get("seed", 0)))
-    expected = manifest.get("corpus_hash")
-    if expected is not None and expected != cases.corpus_hash:
-        raise UsageError(f"{store.run_dir}: the run was made on case corpus {expected}, but "
-                         f"its spec and seed now give {cases.corpus_hash}; judge it with the "
-                         "spec it was made with")
+    _same_corpus(store, manifest, cases.corpus_hash, "case corpus")
     return cases
 
 

@@ -26,3 +26,20 @@ def cases_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     summary = run_cases(cases_config(), out)
     assert summary.written == summary.total > 0
     return out
+
+
+def kill_at_first_stored_position(argv: list[str], env: dict[str, str]) -> None:
+    """Start ``layerrag run`` (``argv``) and SIGKILL it as soon as it says it stored the
+    first turn position ("cases: ..." on stderr)."""
+    import os
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.startswith("cases: "):
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from simulator.cli.main import main
 from simulator.runner.store import RunStore
+from tests.conversations.conftest import kill_at_first_stored_position
 
 
 def test_run_prints_the_cases_report_and_report_reprints_it(
@@ -84,15 +84,7 @@ def test_a_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_turn(
     env = {**os.environ, "PYTHONPATH": str(Path.cwd())}
     subprocess.run([*argv, "--out", str(whole), "--no-progress"], check=True, env=env,
                    capture_output=True)
-    proc = subprocess.Popen([*argv, "--out", str(killed)], env=env, stderr=subprocess.PIPE,
-                            text=True)
-    assert proc.stderr is not None
-    for line in proc.stderr:  # the first turn position is stored: kill it there
-        if line.startswith("cases: "):
-            os.kill(proc.pid, signal.SIGKILL)
-            break
-    proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    kill_at_first_stored_position([*argv, "--out", str(killed)], env)
     with RunStore(killed, create=False) as store:
         partial = store.count()
     with RunStore(whole, create=False) as store:

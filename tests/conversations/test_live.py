@@ -11,6 +11,7 @@ import pytest
 
 from simulator.cli.main import main
 from simulator.runner.store import RunStore
+from tests.conversations.conftest import kill_at_first_stored_position
 from tests.live.fake_provider import FakeProvider
 
 
@@ -67,7 +68,6 @@ def test_a_budget_stop_keeps_finished_turns_and_resumes_without_repeating_one(
 def test_a_live_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_turn(
         tmp_path: Path, canary_keys: dict) -> None:
     import os
-    import signal
     import subprocess
     import sys
 
@@ -78,14 +78,7 @@ def test_a_live_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_
                 "clean,wrong_session", "--modes", "strict", "--format", "none",
                 "--out", str(tmp_path / "run")]
         env = {**os.environ, "PYTHONPATH": str(Path.cwd())}
-        proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
-        assert proc.stderr is not None
-        for line in proc.stderr:  # the first turn position is stored: kill it there
-            if line.startswith("cases: "):
-                os.kill(proc.pid, signal.SIGKILL)
-                break
-        proc.wait()
-        assert proc.returncode == -signal.SIGKILL
+        kill_at_first_stored_position(argv, env)
         with RunStore(tmp_path / "run", create=False) as store:
             partial = {r.key.as_str(): r for r in store.records()}
         resumed = subprocess.run([*argv, "--no-progress"], env=env, capture_output=True,
