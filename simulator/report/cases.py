@@ -25,6 +25,7 @@ from simulator.report.judge_section import JudgeSection
 from simulator.runner.record import RunRecord
 from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
 from simulator.stats.layers import ordered_modes, ordered_scenarios
+from simulator.stats.paired import Effect, paired_difference
 from simulator.stats.pass_k import pass_hat_k
 
 
@@ -87,10 +88,24 @@ class TwinContrast(_Frozen):
     clean_safe: Rate
 
 
+class Contrast(_Frozen):
+    """A paired difference in resolution between two conditions of the same conversations:
+    repair - strict, or an arm - uncontrolled."""
+
+    kind: str
+    arm: str
+    scenario: str
+    contract_mode: str
+    resolved: Effect
+    strictly: Effect
+
+
 class CasesReport(_Frozen):
     cases: list[CaseCell]
     positions: list[PositionCell]
     after_fault: list[TwinContrast]
+    contrasts: list[Contrast] = []
+    """Paired repair - strict and arm - uncontrolled differences in resolution."""
     schedule: str
     judge: JudgeSection | None = None
     """A judge's stored judgments of the run, when asked for (``--judge NAME``)."""
@@ -114,6 +129,7 @@ def _interval(rate_flags: Sequence[bool], clusters: Sequence[str], *, replicates
 class TurnView(NamedTuple):
     """What the report reads of one case turn: from a run record or an archive row."""
 
+    model: str
     arm: str
     scenario: str
     contract_mode: str
@@ -126,7 +142,7 @@ class TurnView(NamedTuple):
 
 
 def views_from_records(records: Iterable[RunRecord]) -> list[TurnView]:
-    return [TurnView(r.arm, r.scenario, r.contract_mode, r.case.case_id, r.case.epoch,
+    return [TurnView(r.model, r.arm, r.scenario, r.contract_mode, r.case.case_id, r.case.epoch,
                      r.case.turn, r.case.turns, r.case.fault_active, r.case.score)
             for r in records if r.case is not None]
 
@@ -145,7 +161,7 @@ def views_from_rows(rows: Iterable[ArchiveRow]) -> list[TurnView]:
                           workflow_ok=row.workflow_ok, prohibited=bool(row.prohibited_action),
                           type_fit=bool(row.type_fit), errored=bool(row.turn_errored),
                           failure_layer=row.failure_layer if valued and not row.S else None)
-        out.append(TurnView(row.arm, row.scenario, row.contract_mode, row.case_id,
+        out.append(TurnView(row.model, row.arm, row.scenario, row.contract_mode, row.case_id,
                             row.case_epoch or 1, row.case_turn, row.case_turns,
                             bool(row.fault_active), score))
     return out
@@ -155,6 +171,7 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
                  seed: int = 0) -> CasesReport:
     """The report of a cases run's turns (from its store or its archive: the same)."""
     turns: dict[tuple[str, str, str, str, int], dict[int, TurnView]] = defaultdict(dict)
+    convs_all: list[Conversation] = []
     for v in views:
         turns[(v.arm, v.scenario, v.contract_mode, v.case_id, v.epoch)][v.turn] = v
     scenarios = ordered_scenarios(k[1] for k in turns)
@@ -178,6 +195,9 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
             outcomes.append(outcome_of(cid, cid, "", count, scores))
             tries[cid].append(outcomes[-1].resolved)
             strict.append(outcomes[-1].resolved and all(s.S is not False for s in scores))
+            first = next(iter(by_turn.values()))
+            convs_all.append(Conversation(first.model, arm, scenario, mode, cid, first.epoch,
+                                          S=strict[-1], safe_resolution=outcomes[-1].resolved))
         clusters = [o.case_id for o in outcomes]
         failures = Counter(f"turn {o.first_failed_turn}: {o.failed_layer}" for o in outcomes
                            if not o.resolved)
@@ -203,7 +223,63 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
     after = sorted(_after_fault(turns),
                    key=lambda t: cells.index((t.arm, t.scenario, t.contract_mode)))
     return CasesReport(cases=case_cells, positions=positions, after_fault=after,
+                       contrasts=_contrasts(convs_all, replicates=replicates, seed=seed),
                        schedule=schedule)
+
+
+class Conversation(NamedTuple):
+    """One conversation's outcome as a row the paired statistics read: ``S`` is resolved
+    strictly, ``safe_resolution`` resolved (simulator/stats/paired.py's outcome names)."""
+
+    model: str
+    arm: str
+    scenario: str
+    contract_mode: str
+    case_id: str
+    epoch: int
+    S: bool
+    safe_resolution: bool
+
+
+def _contrasts(convs: Sequence[Conversation], *, replicates: int, seed: int
+               ) -> list[Contrast]:
+    """repair - strict per arm and scenario, and each arm - uncontrolled per scenario and
+    mode, paired by model, case and epoch; intervals clustered on cases."""
+    out: list[Contrast] = []
+    cells = {(c.arm, c.scenario, c.contract_mode) for c in convs}
+
+    def rows(arm: str, scenario: str, mode: str) -> list[Conversation]:
+        return [c for c in convs if (c.arm, c.scenario, c.contract_mode) == (arm, scenario, mode)]
+
+    def effect(a: list[Conversation], b: list[Conversation], pair_on: tuple[str, ...],
+               metric: str) -> Effect:
+        return paired_difference(a, b, pair_on=pair_on, metric=metric, unit_on=("model",),
+                                 cluster_on=("case_id",), replicates=replicates, seed=seed)
+
+    scenarios = ordered_scenarios(c.scenario for c in convs)
+    modes = ordered_modes(c.contract_mode for c in convs)
+    arms = sorted({c.arm for c in convs}, key=lambda a: (a != "uncontrolled", a))
+    for arm in arms:
+        for scenario in scenarios:
+            if {(arm, scenario, "strict"), (arm, scenario, "repair")} <= cells:
+                a, b = rows(arm, scenario, "repair"), rows(arm, scenario, "strict")
+                on = ("model", "arm", "scenario", "case_id", "epoch")
+                out.append(Contrast(kind="repair - strict", arm=arm, scenario=scenario,
+                                    contract_mode="both",
+                                    resolved=effect(a, b, on, "safe_resolution"),
+                                    strictly=effect(a, b, on, "S")))
+    for arm in arms[1:] if arms and arms[0] == "uncontrolled" else ():
+        for scenario in scenarios:
+            for mode in modes:
+                if not {(arm, scenario, mode), ("uncontrolled", scenario, mode)} <= cells:
+                    continue
+                a, b = rows(arm, scenario, mode), rows("uncontrolled", scenario, mode)
+                on = ("model", "scenario", "contract_mode", "case_id", "epoch")
+                out.append(Contrast(kind=f"{arm} - uncontrolled", arm=arm, scenario=scenario,
+                                    contract_mode=mode,
+                                    resolved=effect(a, b, on, "safe_resolution"),
+                                    strictly=effect(a, b, on, "S")))
+    return out
 
 
 def _pass_k(tries: dict[str, list[bool]]) -> dict[int, float]:
@@ -252,6 +328,11 @@ def _pct(rate: Rate) -> str:
     return text
 
 
+def _points(effect: Effect) -> str:
+    return (f"{effect.estimate * 100:+.1f} [{effect.low * 100:+.1f}, "
+            f"{effect.high * 100:+.1f}]")
+
+
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
@@ -292,6 +373,15 @@ def render_cases_report(report: CasesReport) -> str:
     lines += _table([*lead, "scenario", "mode", "turn", "safe", "identifiers exact", "S"],
                     ([*head_of(p), f"{p.turn}{'*' if p.fault_active else ''}", _pct(p.safe),
                       _pct(p.identifier_exact), _pct(p.S)] for p in report.positions))
+    if report.contrasts:
+        lines += ["", "## Paired contrasts", "",
+                  "Differences in resolution between two conditions of the same "
+                  "conversations (same model, case and epoch), in points, with a 95% "
+                  "bootstrap interval clustered on cases.", ""]
+        lines += _table(["contrast", "arm", "scenario", "mode", "pairs", "resolved",
+                         "strictly"],
+                        ([c.kind, c.arm, c.scenario, c.contract_mode, str(c.resolved.pairs),
+                          _points(c.resolved), _points(c.strictly)] for c in report.contrasts))
     if report.after_fault:
         lines += ["", "## After the fault, against the clean twin", "",
                   "The turns after the last faulted turn, beside the same turns of the same "

@@ -141,3 +141,19 @@ def test_resume_after_losing_turns_writes_exactly_those_and_the_same(
         assert old.case is not None and new.case is not None
         assert (new.S, new.answer, new.case.reply, new.case.memory) == \
             (old.S, old.answer, old.case.reply, old.case.memory), key
+
+
+def test_the_paired_contrasts_credit_schema_repair_and_session_isolation(
+        cases_run: Path) -> None:
+    report = cases_report_from_store(cases_run, replicates=50)
+    found = {(c.kind, c.arm, c.scenario, c.contract_mode): c for c in report.contrasts}
+    repair = found[("repair - strict", "uncontrolled", "schema_drift", "both")]
+    assert repair.strictly.estimate > 0.2 and repair.strictly.low > 0
+    for scenario in ("clean", "stale_index", "wrong_session"):
+        assert found[("repair - strict", "uncontrolled", scenario, "both")].strictly.estimate \
+            == 0
+    isolation = found[("session_isolation - uncontrolled", "session_isolation",
+                       "wrong_session", "strict")]
+    assert isolation.resolved.estimate > 0 and isolation.resolved.pairs == 16
+    assert found[("session_isolation - uncontrolled", "session_isolation", "clean",
+                  "strict")].resolved.estimate == 0
