@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 
 from simulator.runner.config import RunConfig
 
@@ -52,7 +53,7 @@ def run_cases_command(config: RunConfig, args: argparse.Namespace,
     return summary.exit_code
 
 
-def _progress_line(progress: bool | None):  # type: ignore[no-untyped-def]
+def _progress_line(progress: bool | None) -> Callable[[int, int], None] | None:
     """A status line on stderr per turn position stored (none with --no-progress)."""
     if progress is False:
         return None
