@@ -1,21 +1,22 @@
 """Run the cases suite: models x scenarios x contract modes x arms x cases, each case a
 conversation of 3 to 5 turns, each turn a scored record in the run store.
 
-Every (model, scenario, mode, arm, case) is one LangGraph thread (simulator/conversations/
-thread.py). Threads advance in lockstep, turn 1 of every thread, then turn 2, and so on, so
-that the memory a session fault serves at turn k is another thread's memory after k - 1
-turns, whatever order the threads run in. A turn's tools run through the scenario's fault
-chain when the run's schedule says the faults act on that turn (``--fault-turns at:2``),
-and through the clean chain otherwise. Under a scenario with a session fault, the turn is
-also served another thread's memory: the other case is the one the endpoint's session
-mix-up picks for this case's session (``middleware.faults.wrong_session.other_session``),
-so the leaked memory and the leaked search results come from the same case.
+Every (model, scenario, mode, arm, case, epoch) is one LangGraph thread (simulator/
+conversations/thread.py). Threads advance in lockstep, turn 1 of every thread, then turn 2,
+and so on, so that the memory a session fault serves at turn k is another thread's memory
+after k - 1 turns, whatever order the threads run in. A turn's tools run through the
+scenario's fault chain when the run's schedule says the faults act on that turn
+(``--fault-turns at:2``), and through the clean chain otherwise. Under a scenario with a
+session fault, the turn is also served another thread's memory: the other case is the one
+the endpoint's session mix-up picks for this case's session
+(``middleware.faults.wrong_session.other_session``), so the leaked memory and the leaked
+search results come from the same case.
 
 The agent is layerrag's pipeline with its conversation front (simulator/answers/
 conversation.py), ``react`` or your own tool-calling agent: its graph is invoked once per
-turn with the thread's exchanges as messages before the turn's.
-Records are stored as each turn position finishes: a run killed mid-way resumes from the
-first turn not stored, its threads rebuilt from the stored turns.
+turn with the thread's exchanges as messages before the turn's. Records are stored as each
+turn position finishes: a run killed mid-way resumes from the first turn not stored, its
+threads rebuilt from the stored turns.
 """
 
 from __future__ import annotations

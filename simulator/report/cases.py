@@ -1,14 +1,15 @@
 """The cases suite's report: per case and per turn position, by arm, scenario and mode.
 
-Three tables answer the suite's questions. *Cases*: how many conversations were resolved
+Four tables answer the suite's questions. *Cases*: how many conversations were resolved
 (every turn safe, no corrupted identifier, no prohibited action) with a 95 % bootstrap
 interval clustered on cases, how many strictly (every value turn S), and where the first
-failure fell. *Turns by position*: does a fault at turn 2 hurt turns 3 to 5? Safe rate and
-identifier exactness per turn position, the faulted position marked. *After the fault, against
-the clean twin*: the same turns of the same cases, arm and mode under ``clean``, so a drop
-is the fault's and not the turns'. Rates are over the turns where a score applies; a turn
-with nothing to measure (identifier exactness of a turn that expects no identifier) enters
-no rate, never counted as 0 or 1.
+failure fell (with ``--epochs``, pass^k). *Paired contrasts*: repair - strict and each arm -
+uncontrolled, the same conversations on both sides. *Turns by position*: does a fault at
+turn 2 hurt turns 3 to 5? Safe rate and identifier exactness per turn position, the faulted
+position marked. *After the fault, against the clean twin*: the same turns of the same
+cases, arm and mode under ``clean``, so a drop is the fault's and not the turns'. Rates are
+over the turns where a score applies; a turn with nothing to measure (identifier exactness
+of a turn that expects no identifier) enters no rate, never counted as 0 or 1.
 """
 
 from __future__ import annotations
