@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from simulator.conversations.runner import run_cases
+from simulator.conversations.run import run_cases
 from simulator.runner.config import RunConfig
 from simulator.runner.matrix import run_matrix
 

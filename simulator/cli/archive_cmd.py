@@ -87,7 +87,8 @@ def _recompute(args: argparse.Namespace) -> int:
 def _recompute_cases(archive: Any, args: argparse.Namespace) -> int:
     """A cases archive's report, from its rows alone (md or json)."""
     from simulator.errors import UsageError
-    from simulator.report.cases import cases_report_from_archive, render_cases_report
+    from simulator.report.cases import cases_report_from_archive
+    from simulator.report.cases_markdown import render_cases_report
     from simulator.report.cli_support import write_utf8
 
     fmt = "json" if getattr(args, "json", False) else args.format

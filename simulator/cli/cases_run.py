@@ -16,13 +16,11 @@ from simulator.runner.config import RunConfig
 
 def run_cases_command(config: RunConfig, args: argparse.Namespace,
                       progress: bool | None) -> int:
-    from simulator.conversations.runner import run_cases
+    from simulator.conversations.run import run_cases
     from simulator.live.errors import BudgetExhausted, ProviderRefusing
     from simulator.live.options import is_live
-    from simulator.report.cases import (
-        cases_report_from_store,
-        render_cases_report,
-    )
+    from simulator.report.cases import cases_report_from_store
+    from simulator.report.cases_markdown import render_cases_report
     from simulator.runner.live import EXIT_BUDGET, EXIT_PROVIDER_ERRORS, EXIT_PROVIDER_REFUSING
     from simulator.runner.store import RunStore
 

@@ -89,7 +89,8 @@ def _cases_run(run_dir: str) -> bool:
 def _cases_report(args: argparse.Namespace) -> int:
     """A cases run's report (--format md or json; its tables are the cases suite's), with
     a judge's stored tables under --judge."""
-    from simulator.report.cases import cases_report_from_store, render_cases_report
+    from simulator.report.cases import cases_report_from_store
+    from simulator.report.cases_markdown import render_cases_report
     from simulator.report.judge_section import judge_section, render_judge
 
     fmt = "json" if getattr(args, "json", False) else args.format

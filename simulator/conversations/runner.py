@@ -14,9 +14,8 @@ search results come from the same case.
 
 The agent is layerrag's pipeline with its conversation front (simulator/answers/
 conversation.py), ``react`` or your own tool-calling agent: its graph is invoked once per
-turn with the thread's exchanges as messages before the turn's. Records are stored as each
-turn position finishes: a run killed mid-way resumes from the first turn not stored, its
-threads rebuilt from the stored turns.
+turn with the thread's exchanges as messages before the turn's. simulator/conversations/
+run.py drives it into a run store.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
+from typing import TypeVar
 
 from middleware import build_tool_chain, get_scenario
 from simulator.agent import steps
@@ -50,23 +49,20 @@ from simulator.cases.scoring import score_turn
 from simulator.conversations.thread import (
     ThreadGraph,
     TurnInput,
+    as_messages,
     build_thread_graph,
     memory_of,
-    restore,
     run_turn,
 )
 from simulator.corpus.model import Labels, Task
-from simulator.live.loop import blocking_runs
-from simulator.live.options import LiveOptions
-from simulator.live.services import LiveServices
 from simulator.readers.base import unknown_answer
-from simulator.runner.cells import Cell, MatrixRunner, RunSummary
+from simulator.runner.cells import Cell, MatrixRunner
 from simulator.runner.config import RunConfig
-from simulator.runner.lock import holds_run_dir
-from simulator.runner.manifest import check_or_write_manifest
 from simulator.runner.record import RunRecord
-from simulator.runner.store import RunStore
 from simulator.vocabulary import DEFAULT_AGENT
+
+C = TypeVar("C")
+"""A run context: the pipeline's AgentContext or a tool-calling agent's ToolRunContext."""
 
 SESSION_FAULTS = frozenset({"wrong_session"})
 """Faults whose turn also serves another thread's memory."""
@@ -257,14 +253,20 @@ class CaseRunner:
         if clarify:
             episode = _clarifying(asked)
         else:
-            context = self.matrix.context(matrix_cell if active else
-                                          replace(matrix_cell, scenario="clean"))
-            if not active:
-                context = replace(context, metadata=self.matrix.metadata(matrix_cell))
+            context = self._scheduled(self.matrix.context, matrix_cell, active)
             (episode,) = await arun_episodes(self.matrix.graph, [context])
             episode = _speaking_to(message, episode)
         record = self.matrix.score(matrix_cell, episode, 0.0)
         return record, _reply(record, thread_identifiers(users, message))
+
+    def _scheduled(self, make: Callable[[Cell], C], cell: Cell, active: bool) -> C:
+        """``cell``'s run context (the pipeline's or a tool-calling agent's), through the
+        clean chain on a turn outside the schedule; its metadata names the cell's own
+        scenario either way."""
+        if active:
+            return make(cell)
+        context = make(replace(cell, scenario="clean"))
+        return replace(context, metadata=self.matrix.metadata(cell))  # type: ignore[type-var]
 
     def _labels(self, cell: CaseCell, position: int) -> Labels:
         """The strict labels of a turn, under the record's task id (epochs after the first
@@ -279,22 +281,15 @@ class CaseRunner:
         """A tool-calling agent's turn: its graph is invoked with the thread's exchanges as
         messages, then the turn's message; it forms its own search (the offline driver by
         the conversation rules of simulator/answers/conversation.py)."""
-        from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-
         from simulator.agents.episode import arun_tool_agent
 
         matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, task,
                            self._labels(cell, position), cell.agent)
-        context = self.matrix.tool_context(matrix_cell if active else
-                                           replace(matrix_cell, scenario="clean"))
-        if not active:
-            context = replace(context, metadata=self.matrix.metadata(matrix_cell))
-        messages: list[BaseMessage] = []
-        for user, reply in history:
-            messages += [HumanMessage(user), AIMessage(reply)]
+        context = self._scheduled(self.matrix.tool_context, matrix_cell, active)
         episode = await arun_tool_agent(self.matrix.tool_graphs[cell.model], context,
                                         timeout=self.matrix.record_timeout,
-                                        sync=self.matrix.sync_invoke, history=messages)
+                                        sync=self.matrix.sync_invoke,
+                                        history=as_messages(history))
         record = self.matrix.score(matrix_cell, episode, 0.0)
         final = episode.get("final_text") or ""
         return record, _reply(record, (), extra=final)
@@ -352,94 +347,4 @@ class PositionStopped(Exception):
         self.records, self.cause = records, cause
 
 
-@holds_run_dir
-def run_cases(config: RunConfig, out: Path, *, progress: Callable[[int, int], None] | None
-              = None, options: LiveOptions | None = None) -> RunSummary:
-    """Run (or resume) the cases suite into ``out``; what was done.
-
-    With live models the turns go through the live call discipline of ``options`` (cache,
-    retries, rate limit, budget, ``--concurrency`` turns at once), after one preflight
-    request per model; a live stop (budget spent, a provider refusing the run, a replay
-    miss) keeps every turn that finished and raises, so re-running resumes."""
-    from simulator.live.options import is_live
-
-    started = time.perf_counter()
-    services = None
-    if is_live(config.models):
-        from simulator.live.services import build_services, use_services
-        from simulator.runner.live import SPEND_FILE, load_spend
-
-        options = options or LiveOptions()
-        services = build_services(options, spent=load_spend(Path(out)),
-                                  spend_ledger=Path(out) / SPEND_FILE)
-        with use_services(services):
-            runner = CaseRunner(config)
-    else:
-        runner = CaseRunner(config)
-    try:
-        return _run(runner, config, Path(out), progress, services, options, started)
-    finally:
-        if services is not None:
-            services.close()
-
-
-def _run(runner: CaseRunner, config: RunConfig, out: Path,
-         progress: Callable[[int, int], None] | None, services: LiveServices | None,
-         options: LiveOptions | None, started: float) -> RunSummary:
-    cells = case_cells(config, runner.cases)
-    total = sum(len(c.case.turns) for c in cells)
-    written = 0
-    with RunStore(out) as store:
-        check_or_write_manifest(store, config, runner.matrix.corpus, runner.run_id,
-                                runner.matrix.template_versions, agent=runner.matrix.agent)
-        stored = _stored_turns(store)
-        already = len(stored)
-        with blocking_runs() as run_batch:
-            if services is not None and options is not None and already < total:
-                from simulator.runner.live import _preflight
-
-                run_batch(_preflight(runner.matrix, services))
-                runner.limit = asyncio.Semaphore(options.concurrency)
-            run_batch(_restore_all(runner, cells, stored))
-            for position in range(max(len(c.case.turns) for c in cells)):
-                todo = [c for c in cells if position < len(c.case.turns)
-                        and _key(c, position) not in stored]
-                if not todo:
-                    continue
-                try:
-                    records = run_batch(runner.arun_position(todo, position))
-                except PositionStopped as stop:
-                    store.add(stop.records)
-                    raise stop.cause from None
-                written += store.add(records)
-                if progress is not None:
-                    progress(already + written, total)
-        agent_errors, first = store.errors("agent_error")
-    return RunSummary(run_id=runner.run_id, run_dir=out, total=total, already_done=already,
-                      written=written, seconds=time.perf_counter() - started,
-                      agent_errors=agent_errors, first_agent_error=first)
-
-
-def _key(cell: CaseCell, position: int) -> str:
-    return f"{cell.thread_id().rsplit('|', 1)[0]}|{cell.task_id(position)}"
-
-
-def _stored_turns(store: RunStore) -> dict[str, RunRecord]:
-    return {r.key.as_str(): r for r in store.records() if r.case is not None}
-
-
-async def _restore_all(runner: CaseRunner, cells: Sequence[CaseCell],
-                       stored: dict[str, RunRecord]) -> None:
-    """Rebuild the threads of conversations a killed run left part-way (or finished)."""
-    for cell in cells:
-        done = [stored[k] for p in range(len(cell.case.turns))
-                if (k := _key(cell, p)) in stored]
-        if not done:
-            continue
-        last = done[-1].case
-        assert last is not None
-        exchanges = [*last.history, (last.message, last.reply.text if last.reply else "")]
-        await restore(runner.threads, cell.thread_id(), last.memory_session, exchanges)
-
-
-__all__ = ["CaseCell", "CaseRunner", "case_cells", "run_cases", "turn_labels"]
+__all__ = ["CaseCell", "CaseRunner", "PositionStopped", "case_cells", "turn_labels"]

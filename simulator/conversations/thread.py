@@ -70,8 +70,12 @@ def exchanges(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
     return list(zip(users, replies, strict=False))
 
 
-def user_messages(messages: Sequence[BaseMessage]) -> list[str]:
-    return [str(m.content) for m in messages if isinstance(m, HumanMessage)]
+def as_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
+    """The messages of (user message, reply) pairs: what :func:`exchanges` reads back."""
+    messages: list[BaseMessage] = []
+    for user, reply in pairs:
+        messages += [HumanMessage(user), AIMessage(reply)]
+    return messages
 
 
 async def _turn(state: ThreadState, runtime: Runtime[TurnInput]) -> ThreadState:
@@ -123,11 +127,8 @@ async def memory_of(graph: ThreadGraph, thread_id: str, turns: int) -> ThreadSta
 
 
 async def restore(graph: ThreadGraph, thread_id: str, session_id: str,
-                  exchanges: Sequence[tuple[str, str]]) -> None:
+                  pairs: Sequence[tuple[str, str]]) -> None:
     """Rebuild a thread from stored turns (message, reply text): resume without re-asking."""
-    messages: list[BaseMessage] = []
-    for message, reply in exchanges:
-        messages += [HumanMessage(message), AIMessage(reply)]
     await graph.aupdate_state(thread_config(thread_id),
-                              {"session_id": session_id, "messages": messages},
+                              {"session_id": session_id, "messages": as_messages(pairs)},
                               as_node="turn")

@@ -70,9 +70,9 @@ def judge_case_turn(record: RunRecord, labels: Labels, case: CaseLabels) -> Judg
         "context_sufficiency": context_sufficiency(record, trace, labels) if valued else
         _na(f"{turn.kind} turn: no document is required"),
         "answer_helpfulness": answer_helpfulness(record, labels) if valued else
-        _safe_reply(turn.kind, turn.score.safe, "helps"),
+        _safe_reply(turn.kind, turn.score.safe, "help"),
         "answer_type_fit": answer_type_fit(record) if valued else
-        _safe_reply(turn.kind, turn.score.safe, "fits"),
+        _safe_reply(turn.kind, turn.score.safe, "fit"),
         "identifier_integrity": _identifiers(turn.score.identifier_exact,
                                              turn.score.corrupted),
         "case_issue_identification": _issue(record, case),
@@ -87,7 +87,7 @@ def _safe_reply(kind: str, safe: bool, verb: str) -> MetricScore:
     wanted = "a clarifying question" if kind == "underspecified" else "a non-answer"
     if safe:
         return _score(1.0, f"{wanted}, as the {kind} turn needs")
-    return _score(0.15, f"the {kind} turn needed {wanted}; the reply does not {verb[:-1]} it")
+    return _score(0.15, f"the {kind} turn needed {wanted}; the reply does not {verb} it")
 
 
 def _identifiers(exact: bool | None, corrupted: bool) -> MetricScore:

@@ -20,7 +20,7 @@ def cases_config(**fields: object) -> RunConfig:
 
 @pytest.fixture(scope="session")
 def cases_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from simulator.conversations.runner import run_cases
+    from simulator.conversations.run import run_cases
 
     out = tmp_path_factory.mktemp("cases_run")
     summary = run_cases(cases_config(), out)

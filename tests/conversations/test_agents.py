@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.conversations.runner import run_cases
+from simulator.conversations.run import run_cases
 from simulator.report.cases import cases_report_from_store
 from simulator.runner.store import RunStore
 from tests.conversations.conftest import cases_config

@@ -11,8 +11,9 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from simulator.conversations.runner import CaseRunner, case_cells, run_cases
-from simulator.conversations.thread import memory_of, user_messages
+from simulator.conversations.run import run_cases
+from simulator.conversations.runner import CaseRunner, case_cells
+from simulator.conversations.thread import exchanges, memory_of
 from simulator.report.cases import CasesReport, cases_report_from_store
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
@@ -73,8 +74,8 @@ def test_a_thread_holds_every_exchange_of_its_case() -> None:
         for position in range(max(len(c.case.turns) for c in cells)):
             await runner.arun_position([c for c in cells if position < len(c.case.turns)],
                                        position)
-        return [user_messages((await memory_of(runner.threads, c.thread_id(), 9))
-                              ["messages"]) for c in cells]
+        return [[user for user, _ in exchanges(
+            (await memory_of(runner.threads, c.thread_id(), 9))["messages"])] for c in cells]
 
     threads = asyncio.run(run_all())
     assert threads == [[t.message for t in c.case.turns] for c in cells]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from simulator.cli.main import main
-from simulator.conversations.runner import run_cases
+from simulator.conversations.run import run_cases
 from simulator.judge.store import read_judgments
 from simulator.runner.config import RunConfig
 from simulator.runner.store import RunStore
