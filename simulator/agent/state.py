@@ -23,7 +23,7 @@ from simulator.agent.gate import UNCONTROLLED, Action, PolicyGate
 from simulator.agent.pipelines import DEFAULT_PIPELINE
 from simulator.agent.trace import PolicyStep, ToolCallTrace
 from simulator.corpus.model import AnswerFormat, Task
-from simulator.readers.base import AgentAnswer, Evidence, Reader, ReaderResult
+from simulator.readers.base import AgentAnswer, Conversation, Evidence, Reader, ReaderResult
 from simulator.readers.call_metadata import Metadata
 
 if TYPE_CHECKING:
@@ -121,6 +121,8 @@ class AgentContext:
     """Additional instructions for the reader's prompt (a source-priority policy)."""
     metadata: Metadata = ()
     """Run metadata for the record's LangChain calls (simulator/readers/call_metadata.py)."""
+    conversation: Conversation | None = None
+    """The conversation turn the task comes from (the cases suite), for the reader."""
 
 
 @dataclass(frozen=True)

@@ -111,7 +111,8 @@ def reader_input(episode: Episode, ctx: AgentContext) -> ReaderInput:
     return ReaderInput(question=episode["question"], answer_format=episode["answer_format"],
                        evidence=tuple(episode["evidence"]), notes=tuple(episode["notes"]),
                        instructions="\n".join(i for i in (ctx.instructions,
-                                                           episode.get("instructions", "")) if i))
+                                                           episode.get("instructions", "")) if i),
+                       conversation=ctx.conversation)
 
 
 def generate(episode: Episode, ctx: AgentContext) -> EpisodeUpdate:

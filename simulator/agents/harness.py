@@ -127,11 +127,16 @@ class ToolRunContext:
     metadata: Metadata = ()
     """Run metadata for every LangChain call of the record: the graph's ``config``
     (simulator/readers/call_metadata.py). What the agent may know, no label."""
+    fault_task: Task | None = None
+    """The task the faults aim with, when it is not ``task``: in a conversation, the turn's
+    task asked with the thread's user messages, what the conversation is about (as the
+    pipeline searches and its faults aim), while ``task`` holds the turn's own message."""
 
     @property
     def fault_plan(self) -> FaultPlan:
         """The plan FaultInjectionMiddleware reads from the context."""
-        return FaultPlan(scenario=self.scenario, task=self.task, seed=self.seed)
+        return FaultPlan(scenario=self.scenario, task=self.fault_task or self.task,
+                         seed=self.seed)
 
 
 _recorders: weakref.WeakKeyDictionary[ToolRunContext, Recorder] = weakref.WeakKeyDictionary()

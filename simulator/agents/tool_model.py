@@ -21,9 +21,10 @@ is given (so it is safe under concurrency and needs no provider or key):
 In a conversation (``conversation=True``: the cases suite turns it on) it follows the
 conversation rules of simulator/answers/conversation.py, as the pipeline does: the earlier
 user messages of the thread go before the question it searches with; it asks a clarifying
-question when the thread names nothing the question could be about; it
-withdraws a value no cited sentence speaks to; and it restates the thread's identifiers in
-its answer's reason.
+question when the thread names nothing the question could be about; it reads the value
+for the turn's own message in its thread and declines when the article does not answer the
+message (the deterministic reader's conversation reading); and it restates the thread's
+identifiers in its answer's reason.
 
 It never fetches documents: the extractor reads prose, and a registry record has none. What
 it trusts (the hit order and the status/year metadata) is what the deterministic reader
@@ -50,16 +51,14 @@ from simulator.agents.harness import POLICY_PREFIX
 from simulator.agents.prompt import parse_task_message
 from simulator.answers.conversation import (
     CLARIFY_REASON,
-    NOT_IN_KB,
     conversation_question,
     needs_clarification,
     restating,
-    speaks_to,
     thread_identifiers,
 )
 from simulator.answers.prose import prose_abstention, prose_answer
 from simulator.endpoints.environment import TOOL_NAMES
-from simulator.readers.base import ReaderInput
+from simulator.readers.base import Conversation, ReaderInput
 from simulator.readers.deterministic import DeterministicReader
 
 MAX_SEARCHES = 2
@@ -107,7 +106,8 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
     def _next(self, messages: list[BaseMessage], bound: dict[str, dict[str, Any]],
               tool_choice: Any) -> AIMessage:
         question, answer_format = _task(messages)
-        history = _history(messages) if self.conversation else []
+        thread = _conversation(messages, question) if self.conversation else None
+        history = list(thread.user_messages) if thread is not None else []
         if history:
             question = conversation_question(history, question)
         asked = _structured_request(bound, tool_choice, self.answer_tool)
@@ -122,9 +122,9 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
         if not bound and _asks_rewrite(messages):
             return AIMessage(content=question)
         submission = _submission(question, answer_format, reading,
-                                 has_search=search is not None)
+                                 has_search=search is not None, conversation=thread)
         if self.conversation:  # it searched anyway: a run with no tool call is an agent error
-            submission = _conversing(submission, messages, history, reading)
+            submission = _conversing(submission, messages, history)
         return self._finish(messages, bound, tool_choice, submission)
 
     def _finish(self, messages: list[BaseMessage], bound: dict[str, dict[str, Any]],
@@ -145,29 +145,29 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
                                                   "type": "tool_call"}])
 
 
-def _history(messages: list[BaseMessage]) -> list[str]:
-    """The thread's earlier user messages: those before the task message (the first that
-    states an answer format)."""
-    earlier = []
+def _conversation(messages: list[BaseMessage], message: str) -> Conversation:
+    """The thread the task message comes from: the exchanges before it (each user message
+    with the reply that followed it), then the turn's message."""
+    pairs: list[tuple[str, str]] = []
+    user: str | None = None
     for m in messages:
         if isinstance(m, HumanMessage):
             if parse_task_message(_text(m))[1] is not None:
                 break
-            earlier.append(_text(m))
-    return earlier
+            user = _text(m)
+        elif isinstance(m, AIMessage) and user is not None:
+            pairs.append((user, _text(m)))
+            user = None
+    return Conversation(history=tuple(pairs), message=message)
 
 
-def _conversing(submission: dict[str, Any], messages: list[BaseMessage], history: list[str],
-                reading: Reading | None) -> dict[str, Any]:
-    """Rules 2, 4 and 3: ask when the thread names nothing; withdraw a value no cited
-    sentence speaks to; restate the thread's identifiers."""
+def _conversing(submission: dict[str, Any], messages: list[BaseMessage], history: list[str]
+                ) -> dict[str, Any]:
+    """Rules 2 and 3: ask when the thread names nothing; restate the thread's identifiers
+    (rule 4 is the reader's: it declines when the article does not answer the message)."""
     message = _task(messages)[0]
     if needs_clarification(history, message):
         return _abstain(CLARIFY_REASON)
-    if not submission["abstain"] and reading is not None:
-        cited = [e.text for e in reading.evidence if e.doc_id in submission["citations"]]
-        if not speaks_to(message, submission["answer"], cited):
-            return {**_abstain(NOT_IN_KB), "conflict": submission.get("conflict")}
     named = thread_identifiers(history, message)
     if submission["abstain"] or not named:
         return submission
@@ -299,7 +299,7 @@ def _fill(name: str, spec: dict[str, Any], submission: dict[str, Any]) -> dict[s
 
 
 def _submission(question: str, answer_format: str | None, reading: Reading | None, *,
-                has_search: bool) -> dict[str, Any]:
+                has_search: bool, conversation: Conversation | None = None) -> dict[str, Any]:
     if reading is None or not reading.usable:
         why = (reading.error if reading is not None else None) or (
             "no search result" if has_search else "no search tool")
@@ -315,7 +315,7 @@ def _submission(question: str, answer_format: str | None, reading: Reading | Non
     item = ReaderInput(question=question, answer_format=answer_format,
                        evidence=reading.evidence,
                        notes=tuple(n for n in reading.notes if n not in told),
-                       instructions="\n".join(told))
+                       instructions="\n".join(told), conversation=conversation)
     answer = DeterministicReader().read(item).answer
     conflict = answer.conflict.model_dump()
     if answer.abstained:

@@ -14,25 +14,38 @@ does ("For LIC-2207 on CS-30418: ..."):
    named. Replies are not searched: they would echo old answers into new searches.
 2. **Clarify.** The pipeline asks a clarifying question instead of searching when the
    thread names no identifier at all, or when the current message names none and points at
-   a new, unnamed thing ("another", "the other", "different", "also").
+   a new, unnamed thing ("another", "the other", "different", "also", or "too" closing a
+   clause: "my colleague was refused too").
 3. **Identifiers.** The reply names every identifier the thread's user messages named
    (:func:`identifier_tokens`), in order of first mention. Served another thread's memory,
    it names that thread's: which is what identifier exactness measures.
 4. **Speak to the message.** Searching with the whole thread finds the case's article for
    any question about the case, including one the article does not answer ("will the VPN
-   be replaced this year?"). So when the current message has three content words or more
-   (words of three letters or more, not stop words, compared on their first five letters),
-   the pipeline keeps a value only if a sentence of the cited evidence that states it
-   shares one of them; else it replies that the knowledge base does not say. A shorter
-   message ("and by when?"), or one that opens by referring back ("And", "So", "It's",
-   "They", "That", "What if", ...), is a follow-up of the thread's topic and is not tested.
+   be replaced this year?"). So the value read is withdrawn, and the reply says that the
+   knowledge base does not answer the message and why, when
+   a. *only the topic matches*: the message has three content words or more (words of
+      three letters or more, not stop words, compared on their first five letters) and no
+      sentence of the cited evidence that states the value shares one of them. A shorter
+      message ("and by when?"), or one that opens by referring back ("And", "So", "It's",
+      "They", "That", "What if", ...), is a follow-up of the thread's topic and is not
+      tested;
+   b. *it asks about a release the evidence never names*: the message names a dotted
+      release ("8.0", "1.31") that no earlier user message named and no cited document
+      mentions;
+   c. *it asks about a later time*: the message asks about next year or the future, and
+      no cited sentence speaks of that time (articles state what is in force);
+   d. *a yes/no question asks what happened or what someone will do*: it opens with
+      "Will", "Did", "Has", "Have", "Was" or "Were"; articles state rules and procedures,
+      not the events of a case or predictions;
+   e. *a yes/no answer rests on the topic alone*: no cited sentence shares two of the
+      message's content words (one, when the message has one).
 
 An identifier here is a token shaped like one: an upper-case code with a dash and digits
 (``LIC-2207``, ``CS-30418``, ``FLR-2-EAST``), a lower-case name with a dash and digits
 (``db-rpt-03``, ``k8s-wk-11``), a word with digits (``r2``, ``F4``), a dotted release
 (``11.2``), an absolute path, or a command: a tool whose name ends in ``ctl``, ``adm``
 or ``cli`` with up to three arguments (``replctl status --lag``), stopping at a small word
-such as "and" or "on".
+such as "and", "on" or "against", or a verb of reporting ("returns", "shows").
 """
 
 from __future__ import annotations
@@ -42,12 +55,14 @@ from collections.abc import Sequence
 
 _IDENTIFIER = re.compile(
     r"(?P<command>\b[a-z][a-z0-9-]*(?:ctl|adm|cli)"
-    r"(?: (?!(?:and|the|on|to|for|then|with|shows|is|in|of|or)\b)(?:--?)?[a-z][\w-]*){0,3})"
+    r"(?: (?!(?:and|the|on|to|for|then|with|shows|is|in|of|or|at|by|as|from|into|against|"
+    r"but|so|returns|gives|fails|says|prints|reports)\b)(?:--?)?[a-z][\w-]*){0,3})"
     r"|(?<![\w.-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w-])"   # LIC-2207, db-rpt-03, BLD-B-F4
     r"|\b[A-Za-z]+\d+[A-Za-z0-9]*\b"                        # r2, F4, k8s
-    r"|(?<![\w.])\d+\.\d+(?:\.\d+)*\b"                     # 11.2, 7.4.2
+    r"|(?<![\w.$€£])\d+\.\d+(?:\.\d+)*\b(?!\s?%)"          # 11.2, 7.4.2; not $0.05, 99.9%
     r"|(?P<path>(?<!\S)/[\w.-]+(?:/[\w.-]+)+)")               # /var/lib/pgsql
-_NEW_THING = re.compile(r"\b(another|the other|other|different|also)\b", re.IGNORECASE)
+_NEW_THING = re.compile(r"\b(another|the other|other|different|also)\b|\btoo\b(?=\s*[.?!,;])",
+                        re.IGNORECASE)
 
 CLARIFY_REASON = ("To look up the right article I need to know which one you mean: which "
                   "error code, asset, ticket or version is this about?")
@@ -108,10 +123,51 @@ def _content(text: str) -> frozenset[str]:
 
 
 def speaks_to(message: str, value: str, texts: Sequence[str]) -> bool:
-    """Rule 4: some sentence of ``texts`` that states ``value`` shares a content word with
+    """Rule 4a: some sentence of ``texts`` that states ``value`` shares a content word with
     ``message``."""
     wanted = _content(message)
     if len(wanted) < SPEAKS_MIN_WORDS or _REFERS_BACK.match(message):
         return True
     return any(value in sentence and wanted & _content(sentence)
-               for text in texts for sentence in re.split(r"(?<=[.!?])\s+", text))
+               for text in texts for sentence in _sentences(text))
+
+
+_RELEASE = re.compile(r"(?<![\w.$€£])\d+\.\d+(?:\.\d+)*(?![\w%]|\.\d)")
+_LATER = re.compile(r"\bnext\s+(?:fiscal\s+|calendar\s+)?year\b|\bin\s+(?:the\s+)?future\b",
+                    re.IGNORECASE)
+
+
+_EVENT = re.compile(r"\s*(?:will|did|has|have|was|were)\b", re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    return re.split(r"(?<=[.!?])\s+", text)
+
+
+def unanswered(message: str, earlier: Sequence[str], answer_format: str, value: str,
+               cited: Sequence[str]) -> str | None:
+    """Rule 4: why the cited evidence does not answer ``message`` although ``value`` was
+    read from it (a reply's reason), or None when it does. ``earlier`` are the thread's
+    earlier user messages; ``cited`` the texts of the documents the value cites."""
+    from simulator.answers.formats import parse_format
+
+    said_before = " ".join(earlier)
+    unseen = [r for r in dict.fromkeys(_RELEASE.findall(message))
+              if r not in said_before and not any(r in text for text in cited)]
+    if unseen:
+        return (f"The knowledge base does not mention release {unseen[0]}; "
+                "I cannot answer that from it.")
+    if _LATER.search(message) and not any(_LATER.search(text) for text in cited):
+        return ("The knowledge base states what is in force now, not what will change; "
+                "I cannot answer that from it.")
+    if parse_format(answer_format).name == "yes_no":
+        if _EVENT.match(message):
+            return ("The knowledge base states rules and procedures, not what happened or "
+                    "what someone will do; I cannot answer that from it.")
+        wanted = _content(message)
+        need = min(2, len(wanted))
+        if need and not any(len(wanted & _content(sentence)) >= need
+                            for text in cited for sentence in _sentences(text)):
+            return NOT_IN_KB
+        return None
+    return None if speaks_to(message, value, cited) else NOT_IN_KB

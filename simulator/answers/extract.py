@@ -4,6 +4,10 @@ The deterministic reader answers the way a careful extractive system would: pick
 sentence that best matches the question and holds a value of the requested format, then
 pick, inside it, the candidate the question does not already mention. It never sees labels.
 
+A turn of a conversation is read with its thread (:class:`Thread`): the sentence that speaks
+to the turn's own message wins, the earlier messages break ties, a value the agent already
+gave is read only when nothing new is there, and names are held to their kind.
+
 A ``choice`` is read differently: its options are public, and the question may well name
 them all ("by a rotating draw or by length of service?"), so the reader takes the option
 the best-matching sentence states and does not set aside ("no longer by length of service").
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from simulator.answers.formats import NEGATION, PATTERNS, FormatSpec, parse_format
@@ -44,6 +49,31 @@ _SET_ASIDE = re.compile(
     r"\b(?:(?!\bbut\b)[^,;:]){0,40}$", re.IGNORECASE)
 """Words shortly before an option, in its clause, that set it aside: "no longer by length of
 service" (but not "no longer by seniority but by a rotating draw")."""
+
+
+@dataclass(frozen=True)
+class Thread:
+    """What a turn of a conversation is read with, beside its message (the question).
+
+    A follow-up ("and on the older firmware?") is about the thread's topic but asks for
+    something of its own, so the sentence sharing most words with the message is read,
+    the earlier messages breaking ties. A candidate either names is no answer (it is what
+    was asked about). A value the agent already stated is read only when the document
+    states nothing new: a follow-up asks for something new, unless nothing new is there.
+    With ``names_by_kind`` a capitalised phrase is a role only when it holds a role noun
+    ("Building Manager", not "Close" opening "Close the valve") and a system only when it
+    holds none: the single-question reader keeps its original reading (module docstring of
+    simulator/readers/deterministic.py)."""
+
+    context: str = ""
+    """The thread's earlier user messages, joined."""
+    said: tuple[str, ...] = ()
+    """The agent's earlier replies in the thread."""
+    names_by_kind: bool = False
+
+
+SINGLE_QUESTION = Thread()
+"""A question asked on its own: no thread, the original reading."""
 
 
 def _stem(word: str) -> str:
@@ -78,19 +108,24 @@ def _spec(answer_format: str | FormatSpec) -> FormatSpec:
 
 
 def candidates(sentence: str, answer_format: str | FormatSpec, *,
-               plain: bool = False) -> list[str]:
+               plain: bool = False, names_by_kind: bool = False) -> list[str]:
     """Spans of ``answer_format`` in ``sentence``, left to right.
 
     With ``plain``, only the plainly written values of a format that has them (see
-    :data:`PLAIN_WRITTEN`): spelled numbers ("six weeks") and lowercase role phrases.
+    :data:`PLAIN_WRITTEN`): spelled numbers ("six weeks") and lowercase role phrases. With
+    ``names_by_kind`` (:class:`Thread`), a role holds a role noun and a system none.
     """
     fmt = _spec(answer_format)
     if fmt.kind == "choice":
         return stated_options(sentence, fmt.options)
     if fmt.name == "system":
-        return _names(sentence)
+        names = _names(sentence)
+        return [n for n in names if not _names_role(n)] if names_by_kind else names
     if fmt.name == "role":
-        return [s.text for s in named_roles(sentence)] if plain else _names(sentence)
+        if plain:
+            return [s.text for s in named_roles(sentence)]
+        names = _names(sentence)
+        return [n for n in names if _names_role(n)] if names_by_kind else names
     pattern = fmt.span_pattern()
     if pattern is None:
         return []
@@ -105,6 +140,12 @@ def candidates(sentence: str, answer_format: str | FormatSpec, *,
     if fmt.name in PLAIN_WRITTEN:
         found = [c for c in found if c[0].isdigit() != plain]
     return found
+
+
+def _names_role(name: str) -> bool:
+    """Whether a capitalised phrase holds a role noun ("Chief Information Security
+    Officer"); a rule's name ("Detection rule") or an opening verb ("Close") holds none."""
+    return any(word.lower() in ROLE_NOUNS for word in name.split())
 
 
 def _names(sentence: str) -> list[str]:
@@ -164,44 +205,68 @@ def _words_for(fmt: FormatSpec, plain: bool) -> _Words:
 
 
 def best_sentence(text: str, question: str, answer_format: str | FormatSpec, *,
-                  plain: bool = False) -> str | None:
+                  plain: bool = False, thread: Thread = SINGLE_QUESTION) -> str | None:
     """The sentence sharing most content words with the question that can hold an answer
-    (with ``plain``: a plainly written one, in a sentence sharing at least one word)."""
+    (with ``plain``: a plainly written one, in a sentence sharing at least one word; in a
+    conversation, :class:`Thread`'s rules)."""
     fmt = _spec(answer_format)
     words = _words_for(fmt, plain)
     qwords = words(question)
-    best: tuple[int, int] | None = None
+    cwords = words(thread.context) if thread.context else set()
+    known = qwords | cwords
+    best: tuple[int, int, int] | None = None
     chosen = None
     for position, sentence in enumerate(sentences(text)):
-        if fmt.name != "yes_no" and not _useful(candidates(sentence, fmt, plain=plain),
-                                                qwords, fmt, words):
+        found = candidates(sentence, fmt, plain=plain, names_by_kind=thread.names_by_kind)
+        if fmt.name != "yes_no" and not _useful(found, known, fmt, words, thread.said):
             continue
-        score = (len(words(sentence) & qwords), -position)
-        if plain and score[0] == 0:
+        shared = words(sentence)
+        score = (len(shared & qwords), len(shared & cwords), -position)
+        if plain and not shared & known:
             continue
         if best is None or score > best:
             best, chosen = score, sentence
     return chosen
 
 
-def _useful(found: list[str], qwords: set[str], fmt: FormatSpec, words: _Words) -> list[str]:
+def _useful(found: list[str], qwords: set[str], fmt: FormatSpec, words: _Words,
+            said: tuple[str, ...] = ()) -> list[str]:
     if fmt.kind == "choice":
         return found  # the question may name every option
-    return [c for c in found if _novelty(c, qwords, words) > 0]
+    return [c for c in found if _novelty(c, qwords, words) > 0 and not _stated(c, said)]
 
 
-def extract_value(text: str, question: str, answer_format: str | FormatSpec) -> str | None:
+def _stated(candidate: str, said: tuple[str, ...]) -> bool:
+    """Whether ``candidate`` occurs, as a whole, in one of the replies ``said``."""
+    if not said:
+        return False
+    pattern = re.compile(r"(?<![\w.])" + re.escape(candidate.lower()) + r"(?!\w)")
+    return any(pattern.search(reply.lower()) for reply in said)
+
+
+def extract_value(text: str, question: str, answer_format: str | FormatSpec, *,
+                  thread: Thread = SINGLE_QUESTION) -> str | None:
     """The value ``text`` states in answer to ``question``, or None when it states none.
 
     For a format with plainly written values (:data:`PLAIN_WRITTEN`) the document is read
     for a marked value first, and for a plain one when it states no marked value, or when
     the only "title" it found is a capitalised word opening a sentence ("Staff who need
-    ...", "Requests are ...") that names no role.
+    ...", "Requests are ...") that names no role. A turn of a conversation is read with
+    its ``thread`` (:class:`Thread`).
     """
     fmt = _spec(answer_format)
-    marked = _read(text, question, fmt, plain=False)
+    if thread.said:
+        value = _extract(text, question, fmt, thread)
+        if value is not None:
+            return value
+        thread = Thread(context=thread.context, names_by_kind=thread.names_by_kind)
+    return _extract(text, question, fmt, thread)
+
+
+def _extract(text: str, question: str, fmt: FormatSpec, thread: Thread) -> str | None:
+    marked = _read(text, question, fmt, plain=False, thread=thread)
     if fmt.name in PLAIN_WRITTEN and (marked is None or _opening_word(fmt, *marked)):
-        plain = _read(text, question, fmt, plain=True)
+        plain = _read(text, question, fmt, plain=True, thread=thread)
         if plain is not None:
             return plain[1]
     return marked[1] if marked is not None else None
@@ -212,17 +277,18 @@ def _opening_word(fmt: FormatSpec, sentence: str, value: str) -> bool:
             and not any(w.lower() in ROLE_NOUNS for w in value.split()))
 
 
-def _read(text: str, question: str, fmt: FormatSpec, *,
-          plain: bool) -> tuple[str, str] | None:
+def _read(text: str, question: str, fmt: FormatSpec, *, plain: bool,
+          thread: Thread = SINGLE_QUESTION) -> tuple[str, str] | None:
     """(sentence, value) of one reading, or None."""
-    sentence = best_sentence(text, question, fmt, plain=plain)
+    sentence = best_sentence(text, question, fmt, plain=plain, thread=thread)
     if sentence is None:
         return None
     if fmt.name == "yes_no":
         return sentence, "no" if NEGATION.search(sentence) else "yes"
     words = _words_for(fmt, plain)
-    qwords = words(question)
-    found = _useful(candidates(sentence, fmt, plain=plain), qwords, fmt, words)
+    known = words(question) | (words(thread.context) if thread.context else set())
+    found = _useful(candidates(sentence, fmt, plain=plain, names_by_kind=thread.names_by_kind),
+                    known, fmt, words, thread.said)
     if not found:
         return None
     if fmt.kind == "choice":
@@ -230,6 +296,6 @@ def _read(text: str, question: str, fmt: FormatSpec, *,
 
     def preference(c: str) -> tuple[float, bool, int]:
         # A capital at the start of a sentence is weak evidence of a name.
-        return (_novelty(c, qwords, words), not sentence.startswith(c), -found.index(c))
+        return (_novelty(c, known, words), not sentence.startswith(c), -found.index(c))
 
     return sentence, max(found, key=preference)

@@ -21,7 +21,9 @@ is caught, a changed sub-command is not). What the case's own labels say is neve
 its identifiers and what they contain (``c-7781`` in ``mailctl purge --campaign c-7781``),
 the expected and accepted values and standalone questions of its turns (``2.9`` when a turn
 asks for it, ``8.0`` when the user asks about it), its issue, escalation rule and workflow
-steps, and the directories above its paths. A turn's superseded (stale) value is not the
+steps, the directories above its paths, and a command of the case cut short after its
+sub-command or a later argument (``dnsctl query`` of ``dnsctl query intranet.acme.local
+--server 10.20.0.53``: incomplete, not altered). A turn's superseded (stale) value is not the
 case's own: with a case shape it counts as corrupted too, though a value turn's strict
 layer is reported first. So a digit-swapped code and another case's id of the same shape
 both fail; a count like ``3`` is never a candidate, nor an id whose shape none of the case's
@@ -141,6 +143,9 @@ class _Shapes:
         for text in own:
             allowed.update(self._candidates(text, programs=False))
         for value in self.values:
+            words = value.split()
+            if words[0] in self.programs:  # a command cut short is incomplete, not altered
+                allowed.update(" ".join(words[:k]) for k in range(2, len(words)))
             if value.startswith("/"):
                 parts = value.split("/")
                 allowed.update("/".join(parts[:k]) for k in range(2, len(parts)))

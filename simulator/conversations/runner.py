@@ -32,13 +32,11 @@ from simulator.agent.graph import arun_episodes
 from simulator.agent.state import Episode
 from simulator.answers.conversation import (
     CLARIFY_REASON,
-    NOT_IN_KB,
     asks,
     conversation_question,
     identifier_tokens,
     needs_clarification,
     restating,
-    speaks_to,
     thread_identifiers,
 )
 from simulator.cases import Case, CaseCorpus, CaseLabels, build_case_corpus
@@ -55,7 +53,7 @@ from simulator.conversations.thread import (
     run_turn,
 )
 from simulator.corpus.model import Labels, Task
-from simulator.readers.base import unknown_answer
+from simulator.readers.base import Conversation, unknown_answer
 from simulator.runner.cells import Cell, MatrixRunner
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RunRecord
@@ -253,9 +251,10 @@ class CaseRunner:
         if clarify:
             episode = _clarifying(asked)
         else:
-            context = self._scheduled(self.matrix.context, matrix_cell, active)
+            context = replace(self._scheduled(self.matrix.context, matrix_cell, active),
+                              conversation=Conversation(history=tuple(history),
+                                                        message=message))
             (episode,) = await arun_episodes(self.matrix.graph, [context])
-            episode = _speaking_to(message, episode)
         record = self.matrix.score(matrix_cell, episode, 0.0)
         return record, _reply(record, thread_identifiers(users, message))
 
@@ -283,9 +282,16 @@ class CaseRunner:
         the conversation rules of simulator/answers/conversation.py)."""
         from simulator.agents.episode import arun_tool_agent
 
-        matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, task,
-                           self._labels(cell, position), cell.agent)
-        context = self._scheduled(self.matrix.tool_context, matrix_cell, active)
+        labels = self._labels(cell, position)
+        matrix_cell = Cell(cell.model, cell.scenario, cell.mode, cell.arm, task, labels,
+                           cell.agent)
+        # the faults (and the fetcher) aim with the thread, as the pipeline's do; the agent
+        # is given the turn's own message, its history as messages
+        aimed = task.model_copy(update={"question": conversation_question(
+            [u for u, _ in history], task.question)})
+        context = replace(self._scheduled(self.matrix.tool_context,
+                                          replace(matrix_cell, task=aimed), active),
+                          task=task, fault_task=aimed)
         episode = await arun_tool_agent(self.matrix.tool_graphs[cell.model], context,
                                         timeout=self.matrix.record_timeout,
                                         sync=self.matrix.sync_invoke,
@@ -300,17 +306,6 @@ def _clarifying(task: Task) -> Episode:
     episode = steps.initial_episode(task)
     return steps.merge(episode, {"next": "done", "terminated": "clarify",
                                  "answer": unknown_answer(CLARIFY_REASON)})
-
-
-def _speaking_to(message: str, episode: Episode) -> Episode:
-    """Front rule 4: a value no cited sentence speaks to the message with is withdrawn."""
-    answer = episode.get("answer")
-    if answer is None or answer.abstained or answer.answer is None:
-        return episode
-    cited = [e.text for e in episode.get("evidence", []) if e.doc_id in answer.citations]
-    if speaks_to(message, answer.answer, cited):
-        return episode
-    return steps.merge(episode, {"answer": unknown_answer(NOT_IN_KB)})
 
 
 def _reply(record: RunRecord, identifiers: tuple[str, ...], extra: str = "") -> TurnReply:

@@ -32,19 +32,53 @@ class Evidence(BaseModel):
     domain: str | None = None
 
 
+Exchange = tuple[str, str]
+"""One earlier turn of a conversation: (the user's message, the reply it got)."""
+
+
+class Conversation(BaseModel):
+    """The turn of a support conversation a question comes from: the exchanges before it and
+    the user's message itself. A follow-up ("and on the older firmware?") is searched with
+    the whole thread but asks something of its own; a reader needs both to answer it
+    (simulator/answers/conversation.py has the rules layerrag's own agents follow)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    history: tuple[Exchange, ...] = ()
+    """The earlier exchanges of the thread, oldest first."""
+    message: str
+    """The user's message of this turn, as written."""
+
+    @property
+    def user_messages(self) -> tuple[str, ...]:
+        """The thread's earlier user messages, oldest first."""
+        return tuple(user for user, _ in self.history)
+
+    @property
+    def replies(self) -> tuple[str, ...]:
+        """What the agent already said in the thread, oldest first."""
+        return tuple(reply for _, reply in self.history)
+
+
 class ReaderInput(BaseModel):
-    """Everything a reader is given: the question, its expected format, evidence, notes."""
+    """Everything a reader is given: the question, its expected format, evidence, notes,
+    and, for a turn of a conversation, the conversation."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     question: str
+    """The question as it was searched (in a conversation: the thread's user messages)."""
     answer_format: str
     evidence: tuple[Evidence, ...]
     notes: tuple[str, ...] = ()
     instructions: str = ""
+    conversation: Conversation | None = None
+    """The turn of a conversation the question comes from; None for a single question."""
 
     def prompt_hash(self, template_version: str) -> str:
-        """Hash of the input as a prompt: equal inputs give equal hashes across readers."""
-        body = json.dumps([template_version, self.model_dump(mode="json")], sort_keys=True)
+        """Hash of the input as a prompt: equal inputs give equal hashes across readers. A
+        single question hashes as it did before conversations existed."""
+        body = json.dumps([template_version, self.model_dump(
+            mode="json", exclude={"conversation"} if self.conversation is None else None)],
+            sort_keys=True)
         return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
@@ -82,5 +116,5 @@ start: they register when a live model is first named, after any plugin."""
 readers.reserve("deterministic", *BUILTIN_PROVIDERS)  # both register on first use
 
 
-__all__ = ["AgentAnswer", "Evidence", "Reader", "ReaderFactory", "ReaderInput", "ReaderResult",
-           "readers", "unknown_answer"]
+__all__ = ["AgentAnswer", "Conversation", "Evidence", "Exchange", "Reader", "ReaderFactory",
+           "ReaderInput", "ReaderResult", "readers", "unknown_answer"]

@@ -6,6 +6,16 @@ version marked current, then the newest effective year, and reads the value from
 document's prose; other evidence is a fallback in retrieval order. That trust is exactly
 what stale and corrupted metadata exploit, which is the point of the scenarios.
 
+In a conversation it reads the value for the turn's own message, the thread breaking ties,
+prefers a value it has not already given, and holds a role or system name to its kind
+(:class:`simulator.answers.extract.Thread`); it reads the versions of the best-ranked
+article only (another article is another case's); and it declines, saying why, when the
+article it read is the case's but does not answer the message (rule 4 of
+simulator/answers/conversation.py: searched with the whole thread, any question about the
+case finds the case's article). A single question keeps the original reading,
+so the paper's anchors do not move (holding names to their kind there too would leave S
+unchanged and move GF on clean from 0.108 to 0.100).
+
 Conflicts (simulator/readers/conflict.py) it reads from the evidence itself: when in-force
 versions of a policy disagree or a search note disputes a document, it says so in the
 answer's disclosure and resolves the conflict by validity (the newest effective year), which
@@ -18,7 +28,8 @@ version history).
 
 from __future__ import annotations
 
-from simulator.answers.extract import extract_value
+from simulator.answers.conversation import unanswered
+from simulator.answers.extract import SINGLE_QUESTION, Thread, extract_value
 from simulator.answers.schema import ConflictDisclosure
 from simulator.readers.base import (
     AgentAnswer,
@@ -57,8 +68,24 @@ class DeterministicReader:
             note = f"Conflict: {conflict.describe()}; which applies?"
             disclosure = ConflictDisclosure(noticed=True, resolution="clarify", note=note)
             return ReaderResult(answer=unknown_answer(note, disclosure), prompt_hash=prompt_hash)
-        for doc in _validity_order(item.evidence):
-            value = extract_value(doc.text, item.question, item.answer_format)
+        question, thread = item.question, SINGLE_QUESTION
+        if item.conversation is not None:  # read the turn's own message, in its thread
+            question = item.conversation.message
+            thread = Thread(context=" ".join(item.conversation.user_messages),
+                            said=item.conversation.replies, names_by_kind=True)
+        order = _validity_order(item.evidence)
+        if item.conversation is not None:  # the thread's article: another is another case's
+            order = [e for e in order if e.title == item.evidence[0].title]
+        for doc in order:
+            value = extract_value(doc.text, question, item.answer_format, thread=thread)
+            if value is not None and item.conversation is not None:
+                why = unanswered(question, item.conversation.user_messages,
+                                 item.answer_format, value, (doc.text,))
+                if why is not None:  # the article is the case's, the message asks elsewhere
+                    disclosure = ConflictDisclosure(noticed=conflict is not None,
+                                                    note=conflict.describe() if conflict else None)
+                    return ReaderResult(answer=unknown_answer(why, disclosure),
+                                        prompt_hash=prompt_hash)
             if value is not None:
                 disclosure = ConflictDisclosure()
                 if conflict is not None:
