@@ -6,7 +6,8 @@ against the fault registry; each injects one fault (``clean`` none). A scenario 
 faults composes them: the first fault is outermost, so its request step runs first and its
 response step last (``(schema_drift, partial_timeout)`` drifts a partial payload).
 ``answerable`` is the scenario table's design intent; the scorer decides per record from
-what actually reached the reader.
+what actually reached the reader. ``turns`` says when the faults act in a conversation; a
+scenario that declares none follows the run's ``--fault-turns``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from simulator.vocabulary import (
     SCENARIO_GROUPS,
     SCENARIO_NAMES,
     SCENARIO_TABLE,
+    TURN_SCHEDULE,
     Layer,
     ScenarioEntry,
 )
@@ -54,6 +56,9 @@ class Scenario(BaseModel):
     mitigation: str | None = None
     """The registered name of the policy that claims this scenario's layer (None: none)."""
     description: str
+    turns: str | None = Field(default=None, pattern=rf"^(?:{TURN_SCHEDULE})$")
+    """When the faults act in a conversation (the cases suite): ``at:K``, ``from:K`` or
+    ``always``; None (the nine reference scenarios): the run's ``--fault-turns``."""
 
     def build_faults(self) -> tuple[Fault, ...]:
         return tuple(spec.build() for spec in self.faults)
@@ -66,7 +71,7 @@ scenarios.reserve(*SCENARIO_GROUPS)  # ``--scenarios all|misleading`` name group
 def _from_entry(entry: ScenarioEntry) -> Scenario:
     return Scenario(name=entry.name, layer=entry.layer, answerable=entry.answerable,
                     answerable_note=entry.answerable_note, mitigation=entry.mitigation,
-                    description=entry.description,
+                    description=entry.description, turns=entry.turns,
                     faults=tuple(FaultSpec(name=n, params=dict(p)) for n, p in entry.faults))
 
 
@@ -81,11 +86,13 @@ def get_scenario(name: str | Scenario) -> Scenario:
 
 
 def compose(name: str, *faults: str | FaultSpec, layer: Layer, answerable: bool,
-            mitigation: str | None = None, description: str = "") -> Scenario:
-    """A custom scenario of several faults (first outermost); checked when built."""
+            mitigation: str | None = None, description: str = "",
+            turns: str | None = None) -> Scenario:
+    """A custom scenario of several faults (first outermost); checked when built. ``turns``
+    schedules them in a conversation (``from:3``: a leak that starts at turn 3)."""
     specs = tuple(f if isinstance(f, FaultSpec) else FaultSpec(name=f) for f in faults)
     return Scenario(name=name, faults=specs, layer=layer, answerable=answerable,
-                    mitigation=mitigation,
+                    mitigation=mitigation, turns=turns,
                     description=description or " + ".join(s.name for s in specs))
 
 

@@ -87,6 +87,14 @@ class ScenarioEntry:
     answerable_note: str = ""
     """The qualification of ``answerable`` ("after repair", "sometimes", "partly")."""
     mitigation: str | None = None
+    turns: str | None = None
+    """When the faults act in a conversation (the cases suite): ``at:K``, ``from:K`` or
+    ``always`` (turns from 1); None: the run's ``--fault-turns``. A single question is one
+    turn: the faults always act on it."""
+
+
+TURN_SCHEDULE = r"always|(?:at|from):[1-9]\d*"
+"""The form of a scenario's ``turns`` (simulator/cases/schedule.py reads it)."""
 
 
 def _one_fault(name: str, layer: Layer, answerable: bool, mitigation: str | None,

@@ -167,7 +167,7 @@ def _conversing(submission: dict[str, Any], messages: list[BaseMessage], history
     (rule 4 is the reader's: it declines when the article does not answer the message)."""
     message = _task(messages)[0]
     if needs_clarification(history, message):
-        return _abstain(CLARIFY_REASON)
+        return {**_abstain(CLARIFY_REASON), "answer_type": "clarify"}
     named = thread_identifiers(history, message)
     if submission["abstain"] or not named:
         return submission
@@ -318,10 +318,14 @@ def _submission(question: str, answer_format: str | None, reading: Reading | Non
                        instructions="\n".join(told), conversation=conversation)
     answer = DeterministicReader().read(item).answer
     conflict = answer.conflict.model_dump()
+    # a turn of a conversation: the reply's support fields (FinalAnswer's optional ones)
+    support: dict[str, Any] = {} if conversation is None else {
+        "steps": list(answer.steps), "identifiers": list(answer.identifiers),
+        "answer_type": answer.answer_type}
     if answer.abstained:
-        return {**_abstain(answer.reason or "no answer"), "conflict": conflict}
+        return {**_abstain(answer.reason or "no answer"), "conflict": conflict, **support}
     return {"answer": answer.answer, "citations": list(answer.citations), "abstain": False,
-            "reason": None, "conflict": conflict}
+            "reason": None, "conflict": conflict, **support}
 
 
 def prose_of(submission: dict[str, Any]) -> str:

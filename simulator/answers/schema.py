@@ -44,8 +44,19 @@ NO_CONFLICT = ConflictDisclosure()
 """The disclosure of an answer that claims no conflict."""
 
 
+AnswerType = Literal["diagnose", "instruct", "clarify", "abstain"]
+"""What a support reply does (the case-aware judge's types): says what is wrong, says what to
+do, asks for what is missing, or declines."""
+ANSWER_TYPES: tuple[AnswerType, ...] = ("diagnose", "instruct", "clarify", "abstain")
+
+
 class AgentAnswer(BaseModel):
-    """An agent's or reader's output. ``abstained`` answers carry a reason and no value."""
+    """An agent's or reader's output. ``abstained`` answers carry a reason and no value.
+
+    In a support conversation (the cases suite) a reply may carry more beside the value:
+    the steps it recommends, the identifiers it names and the answer type it claims; the
+    case scorer reads them (simulator/cases/scoring.py). A single question leaves them
+    empty."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     answer: str | None
@@ -54,6 +65,13 @@ class AgentAnswer(BaseModel):
     reason: str | None = None
     conflict: ConflictDisclosure = NO_CONFLICT
     """The answer's conflict disclosure (default: none claimed)."""
+    steps: tuple[str, ...] = ()
+    """The actions the reply recommends, in order, as written."""
+    identifiers: tuple[str, ...] = ()
+    """The identifiers the reply names (error codes, versions, asset or ticket ids, commands,
+    paths), exactly as written."""
+    answer_type: AnswerType | None = None
+    """The type the reply claims, when it claims one."""
     truncated: bool = False
     """The answer or reason was longer than :data:`MAX_ANSWER_CHARS` and was cut to it."""
 

@@ -9,11 +9,11 @@ agent, so a reply scores the same whichever agent produced it.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict
 
-ReplyType = Literal["diagnose", "instruct", "clarify", "abstain"]
+from simulator.answers.schema import AnswerType
+
+ReplyType = AnswerType
 
 
 class TurnReply(BaseModel):

@@ -3,7 +3,9 @@
 
 Turns are counted from 1, as a user counts them ("a fault at turn 2"). The schedule is part
 of the run's configuration (``--fault-turns``), so the nine scenarios apply mid-conversation
-unchanged: on a turn outside the schedule the agent's tools run through the clean chain.
+unchanged: on a turn outside the schedule the agent's tools run through the clean chain. A
+scenario may declare its own (``Scenario.turns``, data like the rest of it), which wins
+over the run's for that scenario.
 """
 
 from __future__ import annotations

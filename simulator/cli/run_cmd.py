@@ -126,8 +126,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                              "paper's matrix (default); cases: multi-turn support cases on "
                              "cases_v1, one record per turn (docs/cases.md)")
     parser.add_argument("--fault-turns", default=None, metavar="at:K|from:K|always",
-                        help="with --suite cases: the turns the scenario's faults act on "
-                             "(default at:2, the second turn)")
+                        help="with --suite cases: the turns the scenarios' faults act on "
+                             "(default at:2, the second turn); a scenario that declares its "
+                             "own turns keeps them")
     parser.add_argument("--epochs", type=int, default=1, metavar="K",
                         help="with --suite cases: run each case K times and report pass^1 "
                              "... pass^K (tau-bench's: every one of k tries resolved)")

@@ -66,7 +66,7 @@ def _run(runner: CaseRunner, config: RunConfig, out: Path,
     written = 0
     with RunStore(out) as store:
         check_or_write_manifest(store, config, runner.matrix.corpus, runner.run_id,
-                                runner.matrix.template_versions, agent=runner.matrix.agent)
+                                runner.template_versions, agent=runner.matrix.agent)
         stored = _stored_turns(store)
         already = len(stored)
         with blocking_runs() as run_batch:

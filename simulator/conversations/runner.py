@@ -53,7 +53,7 @@ from simulator.conversations.thread import (
     run_turn,
 )
 from simulator.corpus.model import Labels, Task
-from simulator.readers.base import Conversation, unknown_answer
+from simulator.readers.base import AgentAnswer, Conversation, unknown_answer
 from simulator.runner.cells import Cell, MatrixRunner
 from simulator.runner.config import RunConfig
 from simulator.runner.record import RunRecord
@@ -134,6 +134,8 @@ class CaseRunner:
         self.config = config
         self.cases = cases or build_case_corpus(config.spec, config.seed)
         self.schedule: TurnSchedule = parse_schedule(config.fault_turns or DEFAULT_SCHEDULE)
+        self.schedules = {s: _schedule_of(s, self.schedule) for s in config.scenarios}
+        """Each scenario's schedule: its own where it declares one, else the run's."""
         chosen = self.cases.cases[: config.tasks]
         turns = {t.turn_id for c in chosen for t in c.turns}
         self.labels = turn_labels(self.cases)
@@ -159,6 +161,16 @@ class CaseRunner:
     def run_id(self) -> str:
         return self.matrix.run_id
 
+    @property
+    def template_versions(self) -> dict[str, str]:
+        """The prompt template of each model, for the manifest: a chat reader's conversation
+        template where it has one."""
+        matrix = self.matrix.template_versions
+        if self.matrix.agent.kind == "tool_calling":
+            return matrix
+        return {m: getattr(self.matrix.readers[m], "case_template_version", v)
+                for m, v in matrix.items()}
+
     def _other_case(self, cell: CaseCell) -> Case | None:
         """The case whose memory a session fault serves ``cell``'s thread (None when the
         scenario has no session fault)."""
@@ -178,7 +190,8 @@ class CaseRunner:
         is read for every cell before any of them runs this turn."""
         foreign = []
         for cell in cells:
-            other = (self._other_case(cell) if self.schedule.active(position + 1) else None)
+            active = self.schedules[cell.scenario].active(position + 1)
+            other = self._other_case(cell) if active else None
             foreign.append(None if other is None else
                            await memory_of(self.threads, cell.thread_id(other), position))
         records: list[RunRecord] = []
@@ -201,7 +214,7 @@ class CaseRunner:
 
     async def _turn(self, cell: CaseCell, position: int, foreign: object) -> RunRecord:
         turn, truth = cell.case.turns[position], cell.labels.turns[position]
-        active = self.schedule.active(position + 1)
+        active = self.schedules[cell.scenario].active(position + 1)
         done: dict[str, tuple[RunRecord, TurnReply]] = {}
 
         async def answer(history: Sequence[tuple[str, str]], message: str) -> str:
@@ -255,8 +268,8 @@ class CaseRunner:
                               conversation=Conversation(history=tuple(history),
                                                         message=message))
             (episode,) = await arun_episodes(self.matrix.graph, [context])
-        record = self.matrix.score(matrix_cell, episode, 0.0)
-        return record, _reply(record, thread_identifiers(users, message))
+        record = self.matrix.score(matrix_cell, episode, 0.0, faults_acted=active)
+        return record, _reply(record, episode.get("answer"), thread_identifiers(users, message))
 
     def _scheduled(self, make: Callable[[Cell], C], cell: Cell, active: bool) -> C:
         """``cell``'s run context (the pipeline's or a tool-calling agent's), through the
@@ -296,9 +309,9 @@ class CaseRunner:
                                         timeout=self.matrix.record_timeout,
                                         sync=self.matrix.sync_invoke,
                                         history=as_messages(history))
-        record = self.matrix.score(matrix_cell, episode, 0.0)
+        record = self.matrix.score(matrix_cell, episode, 0.0, faults_acted=active)
         final = episode.get("final_text") or ""
-        return record, _reply(record, (), extra=final)
+        return record, _reply(record, episode.get("answer"), extra=final)
 
 
 def _clarifying(task: Task) -> Episode:
@@ -308,21 +321,40 @@ def _clarifying(task: Task) -> Episode:
                                  "answer": unknown_answer(CLARIFY_REASON)})
 
 
-def _reply(record: RunRecord, identifiers: tuple[str, ...], extra: str = "") -> TurnReply:
-    """What the reply says, as the user reads it: the pipeline's restates ``identifiers``
-    (rule 3); any agent's names the identifiers its text holds. A non-answer whose reason
-    asks a question is a clarifying question (simulator/answers/conversation.py)."""
+def _reply(record: RunRecord, said: AgentAnswer | None, identifiers: tuple[str, ...] = (),
+           extra: str = "") -> TurnReply:
+    """What the reply says, as the user reads it: the value (or the non-answer's reason) as
+    the record scored it, with what the agent's answer carries beside it (steps,
+    identifiers, a claimed type). The pipeline restates ``identifiers`` when its answer names
+    none (rule 3); any agent's reply names the identifiers its text holds. A non-answer whose
+    reason asks a question, or that claims to clarify, is a clarifying question
+    (simulator/answers/conversation.py)."""
+    steps = said.steps if said is not None else ()
+    named = said.identifiers if said is not None and said.identifiers else identifiers
+    claimed = said.answer_type if said is not None else None
+    listed = (" Steps: " + " ".join(f"{n}. {step}." for n, step in enumerate(steps, 1))
+              if steps else "")
     if record.abstained or record.answer is None:
         reason = record.reason or "I cannot answer that from the knowledge base."
-        text = " ".join(t for t in (restating(identifiers, reason), extra) if t)
-        return TurnReply(answer=None, abstained=True, clarify=asks(record.reason),
-                         citations=record.citations,
-                         identifiers=identifiers or identifier_tokens(text), text=text)
+        text = " ".join(t for t in (restating(named, reason), extra) if t)
+        return TurnReply(answer=None, abstained=True,
+                         clarify=asks(record.reason) or claimed == "clarify",
+                         citations=record.citations, steps=steps,
+                         identifiers=named or identifier_tokens(text), answer_type=claimed,
+                         text=text)
     stated = f"{record.answer} (sources: {', '.join(record.citations) or 'none'})"
-    text = " ".join(t for t in (record.reason or "", restating(identifiers, stated), extra)
+    text = " ".join(t for t in (record.reason or "", restating(named, stated) + listed, extra)
                     if t)
     return TurnReply(answer=record.answer, abstained=False, citations=record.citations,
-                     identifiers=identifiers or identifier_tokens(text), text=text)
+                     steps=steps, identifiers=named or identifier_tokens(text),
+                     answer_type=claimed, text=text)
+
+
+def _schedule_of(scenario: str, default: TurnSchedule) -> TurnSchedule:
+    """When ``scenario``'s faults act: its own ``turns`` when it declares them (a plugin's
+    scenario may: ``compose(..., turns="from:3")``), else ``default`` (``--fault-turns``)."""
+    turns = get_scenario(scenario).turns
+    return parse_schedule(turns) if turns is not None else default
 
 
 def _isolates(arm: str) -> bool:

@@ -48,7 +48,12 @@ from simulator.readers.chat_output import (
     names_response_format,
     parse_answer,
 )
-from simulator.readers.chat_prompt import TEMPLATE_VERSION, render_messages
+from simulator.readers.chat_prompt import (
+    CASE_TEMPLATE_VERSION,
+    TEMPLATE_VERSION,
+    render_messages,
+    template_version,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +62,8 @@ class ChatReader:
     """A reader backed by one chat model."""
 
     template_version = TEMPLATE_VERSION
+    case_template_version = CASE_TEMPLATE_VERSION
+    """The template of a conversation turn's prompt (the cases suite's manifest names it)."""
 
     def __init__(self, provider: str, model: str, *, chat_model: BaseChatModel,
                  settings: GenerationSettings, base_url: str | None,
@@ -71,7 +78,7 @@ class ChatReader:
         self._chat_model = chat_model
         self._method: OutputMethod = cast(OutputMethod, services.structured_output.get(
             self.name, settings.method(provider)))
-        self._bound: dict[OutputMethod, Any] = {}
+        self._bound: dict[tuple[OutputMethod, bool], Any] = {}
 
     @property
     def chat_model(self) -> BaseChatModel:
@@ -95,7 +102,7 @@ class ChatReader:
         first (single flight) and takes its outcome, at no cost.
         """
         started = time.perf_counter()
-        prompt_hash = item.prompt_hash(self.template_version)
+        prompt_hash = item.prompt_hash(template_version(item))
         svc, cache = self.services, self.services.cache
         key = call_key(self.name, self.base_url, prompt_hash, self.settings.model_dump())
         async with svc.single_flight(key):
@@ -148,10 +155,11 @@ class ChatReader:
 
     async def _call(self, item: ReaderInput, prompt_hash: str, started: float) -> ReaderResult:
         messages = render_messages(item)
+        case = item.conversation is not None
         svc = self.services
         try:
             message, method = await call_provider(svc, self.name,
-                                                  lambda: self._request(messages))
+                                                  lambda: self._request(messages, case))
         except ProviderFailed as failed:
             return ReaderResult(answer=unknown_answer(str(failed)), prompt_hash=prompt_hash,
                                 provider_error=True, latency_ms=_ms_since(started))
@@ -164,7 +172,7 @@ class ChatReader:
         # output at this run's --max-output-tokens, and unparseable: a reader error, since
         # the same request is cut the same way every time it is sent (a provider error
         # would be re-sent on every resume and never settle)
-        parsed = parse_answer(message, method)
+        parsed = parse_answer(message, method, case=case)
         if parsed.reader_error:
             svc.stats.add("reader_errors")
         return ReaderResult(answer=scrubbed(parsed.answer), prompt_hash=prompt_hash,
@@ -172,12 +180,15 @@ class ChatReader:
                             output_tokens=tokens_out, cost_usd=cost,
                             latency_ms=_ms_since(started))
 
-    async def _request(self, messages: list[BaseMessage]) -> tuple[AIMessage, OutputMethod]:
-        """One attempt: a request, plus one json_object request if json_schema is refused."""
+    async def _request(self, messages: list[BaseMessage], case: bool = False
+                       ) -> tuple[AIMessage, OutputMethod]:
+        """One attempt: a request, plus one json_object request if json_schema is refused
+        (``case``: a conversation turn's contract)."""
         method = self._method
         await self.services.before_request(self.name)
         try:
-            return await self._runnable(method).ainvoke(messages, call_config()), method
+            return (await self._runnable(method, case).ainvoke(messages, call_config()),
+                    method)
         except Exception as exc:
             if method != "json_schema" or not names_response_format(exc):
                 raise
@@ -186,17 +197,17 @@ class ChatReader:
                         "json_object", self.name)
             self._method = "json_object"
         await self.services.before_request(self.name)
-        return (await self._runnable("json_object").ainvoke(messages, call_config()),
+        return (await self._runnable("json_object", case).ainvoke(messages, call_config()),
                 "json_object")
 
     def runnable(self, method: OutputMethod) -> Any:
         """The chat model bound to answer through ``method`` (built once per method)."""
         return self._runnable(method)
 
-    def _runnable(self, method: OutputMethod) -> Any:
-        if method not in self._bound:
-            self._bound[method] = bind_output(self._chat_model, method)
-        return self._bound[method]
+    def _runnable(self, method: OutputMethod, case: bool = False) -> Any:
+        if (method, case) not in self._bound:
+            self._bound[method, case] = bind_output(self._chat_model, method, case=case)
+        return self._bound[method, case]
 
 
 def scrubbed(answer: AgentAnswer) -> AgentAnswer:

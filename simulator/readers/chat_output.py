@@ -28,7 +28,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from simulator.answers.schema import NO_CONFLICT, ConflictDisclosure
+from simulator.answers.schema import NO_CONFLICT, AnswerType, ConflictDisclosure
 from simulator.readers.base import AgentAnswer, unknown_answer
 
 OutputMethod = Literal["json_schema", "json_object", "tool", "json_prompt"]
@@ -66,6 +66,26 @@ ANSWER_SCHEMA: dict[str, Any] = {
 }
 
 
+CASE_ANSWER_SCHEMA: dict[str, Any] = {
+    **ANSWER_SCHEMA,
+    "properties": {
+        **ANSWER_SCHEMA["properties"],
+        "steps": {"type": "array", "items": {"type": "string"},
+                  "description": "The actions the documents say to take, in order; [] when "
+                                 "none."},
+        "identifiers": {"type": "array", "items": {"type": "string"},
+                        "description": "Every error code, version, asset or ticket id, "
+                                       "command and file path the reply refers to, exactly."},
+        "answer_type": {"type": "string",
+                        "enum": ["diagnose", "instruct", "clarify", "abstain"],
+                        "description": "diagnose, instruct, clarify (abstain to ask) or "
+                                       "abstain."},
+    },
+    "required": [*ANSWER_SCHEMA["required"], "steps", "identifiers", "answer_type"],
+}
+"""A turn of a support conversation: the answer contract plus the reply's support keys."""
+
+
 class StructuredAnswer(BaseModel):
     """The answer contract. Numbers are accepted as answers (``30`` for "30 days")."""
 
@@ -78,24 +98,36 @@ class StructuredAnswer(BaseModel):
     """Asked for, but not required to parse: a reply without it claims no conflict."""
 
 
+class CaseStructuredAnswer(StructuredAnswer):
+    """A conversation turn's contract. The support keys are asked for, not required to
+    parse: a reply without them recommends no step and claims no type."""
+
+    steps: list[str] = []
+    identifiers: list[str] = []
+    answer_type: AnswerType | None = None
+
+
 class ParsedAnswer(NamedTuple):
     answer: AgentAnswer
     reader_error: bool
 
 
-def bind_output(model: BaseChatModel, method: OutputMethod) -> Runnable[Any, Any]:
-    """``model`` configured to answer through ``method``."""
+def bind_output(model: BaseChatModel, method: OutputMethod, *, case: bool = False
+                ) -> Runnable[Any, Any]:
+    """``model`` configured to answer through ``method`` (with ``case``, a conversation
+    turn's contract)."""
+    answer_schema = CASE_ANSWER_SCHEMA if case else ANSWER_SCHEMA
     if method == "tool":
         # Tool parameters need no additionalProperties (Gemini warns about it on every call).
-        schema = {k: v for k, v in ANSWER_SCHEMA.items() if k != "additionalProperties"}
+        schema = {k: v for k, v in answer_schema.items() if k != "additionalProperties"}
         tool = {"title": ANSWER_TOOL, "description": "Submit the answer to the question.",
                 **schema}
         return model.bind_tools([tool], tool_choice=ANSWER_TOOL)
     if method == "json_prompt":
         return model
     response_format = ({"type": "json_schema", "json_schema": {
-        "name": "reader_answer", "schema": ANSWER_SCHEMA, "strict": True}}
-        if method == "json_schema" else {"type": "json_object", "schema": ANSWER_SCHEMA})
+        "name": "reader_answer", "schema": answer_schema, "strict": True}}
+        if method == "json_schema" else {"type": "json_object", "schema": answer_schema})
     # Sent in the body rather than as ``response_format=``: LangChain would then route the
     # call through the SDK's client-side parsing (``completions.parse``), which costs ~0.7 ms
     # of CPU per call and adds nothing, since parse_answer validates the answer itself.
@@ -146,28 +178,38 @@ def _embedded_object(text: str) -> str:
     return text[start:end + 1] if 0 <= start < end else text
 
 
-def parse_answer(message: AIMessage, method: OutputMethod) -> ParsedAnswer:
-    """The model's answer, or a structured unknown recorded as a reader failure."""
+def parse_answer(message: AIMessage, method: OutputMethod, *, case: bool = False
+                 ) -> ParsedAnswer:
+    """The model's answer, or a structured unknown recorded as a reader failure (with
+    ``case``, a conversation turn's, its support keys kept)."""
     value, why = _payload(message, method)
     if why is None:
         try:
-            structured = StructuredAnswer.model_validate(value)
+            structured = (CaseStructuredAnswer if case else StructuredAnswer
+                          ).model_validate(value)
         except ValidationError as exc:
             fields = sorted({".".join(map(str, e["loc"])) or "answer" for e in exc.errors()})
             why = f"the answer did not match the schema ({', '.join(fields)})"
         else:
             citations = tuple(dict.fromkeys(c.strip() for c in structured.citations
                                             if c.strip()))
+            support: dict[str, object] = {} if not isinstance(
+                structured, CaseStructuredAnswer) else {
+                "steps": tuple(s.strip() for s in structured.steps if s.strip()),
+                "identifiers": tuple(i.strip() for i in structured.identifiers if i.strip()),
+                "answer_type": structured.answer_type}
             if structured.abstain:
                 return ParsedAnswer(unknown_answer(structured.reason or "abstained",
                                                    structured.conflict,
                                                    answer=structured.answer,
-                                                   citations=citations), False)
+                                                   citations=citations
+                                                   ).model_copy(update=support), False)
             if structured.answer is not None and structured.answer.strip():
                 return ParsedAnswer(AgentAnswer(answer=structured.answer.strip(),
                                                 citations=citations, abstained=False,
                                                 reason=structured.reason,
-                                                conflict=structured.conflict), False)
+                                                conflict=structured.conflict
+                                                ).model_copy(update=support), False)
             why = "no answer and no abstention"
     meta = message.response_metadata
     if {meta.get("finish_reason"), meta.get("stop_reason")} & {"length", "max_tokens",

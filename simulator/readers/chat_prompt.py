@@ -5,6 +5,11 @@ and policy steps (prose plus allowlisted metadata: doc_id, title, status, effect
 version), any notes the payload carried, and instructions to answer with citations or
 abstain. It never sees a field that states the answer outside the prose, nor any label.
 
+A turn of a support conversation (the cases suite) is rendered with the conversation so
+far before its question, and a system prompt that says how to ask and decline there and
+asks for the reply's support keys (steps, identifiers, answer type): ``CASE_SYSTEM``,
+``CASE_TEMPLATE_VERSION``.
+
 ``TEMPLATE_VERSION`` carries a fingerprint of the template text, so editing the wording
 changes every prompt hash (and so every call-cache key) even if nobody bumps the number.
 """
@@ -49,6 +54,41 @@ TEMPLATE_NAME = "chat-answer-1"
 TEMPLATE_VERSION = (TEMPLATE_NAME + "+" + hashlib.sha256(
     json.dumps([SYSTEM, _USER, EVIDENCE_FIELDS]).encode()).hexdigest()[:8])
 
+CASE_SYSTEM = SYSTEM.split("\nReply with one JSON object")[0] + """
+This is a support conversation: the question is the user's latest message; the earlier
+turns, shown before it, are context.
+- If neither the message nor the conversation says which error code, asset, ticket or
+  version it is about, abstain: put one clarifying question in "reason" (ending with "?")
+  and set "answer_type" to "clarify".
+- If the documents do not answer the message, abstain with "answer_type" "abstain".
+- Otherwise answer, with "answer_type" "diagnose" (what is wrong) or "instruct" (what to
+  do); in "steps" the actions the documents say to take, in order (never one a document
+  forbids), or [].
+- In "identifiers" every error code, version, asset or ticket id, command and file path your
+  reply refers to, copied exactly.
+Reply with one JSON object and nothing else, with exactly these keys:
+{"answer": string or null, "citations": [doc_id, ...], "abstain": true or false, \
+"reason": string or null, "conflict": {"noticed": true or false, \
+"resolution": "clarify" or "resolved" or "none", "note": string or null}, \
+"steps": [string, ...], "identifiers": [string, ...], \
+"answer_type": "diagnose" or "instruct" or "clarify" or "abstain"}"""
+"""The system prompt of a turn of a support conversation (the cases suite): the single
+question's rules, how to ask and decline in a conversation, and the reply's support keys."""
+
+_EARLIER = """Conversation so far:
+{turns}
+
+"""
+CASE_TEMPLATE_VERSION = (TEMPLATE_NAME + "-case+" + hashlib.sha256(
+    json.dumps([CASE_SYSTEM, _EARLIER, _USER, EVIDENCE_FIELDS]).encode()).hexdigest()[:8])
+"""The template of a conversation turn: its own fingerprint, so a single question's prompt
+hashes (and call-cache keys) are untouched by it."""
+
+
+def template_version(item: ReaderInput) -> str:
+    """The template ``item`` is rendered with: a conversation turn's, or a question's."""
+    return CASE_TEMPLATE_VERSION if item.conversation is not None else TEMPLATE_VERSION
+
 
 def render_document(doc: Evidence) -> str:
     """``<document doc_id="..." ...>`` prose ``</document>``; values are JSON-quoted."""
@@ -58,6 +98,17 @@ def render_document(doc: Evidence) -> str:
 
 
 def render_user(item: ReaderInput) -> str:
+    """The user message: the question (in a conversation, the earlier exchanges and then the
+    latest message), its format, the evidence, the notes and any instructions."""
+    if item.conversation is not None:
+        turns = "\n".join(f"User: {user.strip()}\nAssistant: {reply.strip()}"
+                           for user, reply in item.conversation.history)
+        body = _user(item, item.conversation.message)
+        return _EARLIER.format(turns=turns) + body if turns else body
+    return _user(item, item.question)
+
+
+def _user(item: ReaderInput, question: str) -> str:
     if item.evidence:
         docs = "\n".join(render_document(d) for d in item.evidence)
         evidence = f"Evidence ({len(item.evidence)} documents):\n{docs}"
@@ -65,7 +116,7 @@ def render_user(item: ReaderInput) -> str:
         evidence = "Evidence: no documents were returned."
     notes = "".join(f"\n- {note}" for note in item.notes)
     return _USER.format(
-        question=item.question.strip(), answer_format=item.answer_format, evidence=evidence,
+        question=question.strip(), answer_format=item.answer_format, evidence=evidence,
         notes=f"\n\nNotes from the search tool:{notes}" if notes else "",
         instructions=f"\n\nAdditional instructions: {item.instructions.strip()}"
         if item.instructions.strip() else "",
@@ -73,4 +124,5 @@ def render_user(item: ReaderInput) -> str:
 
 
 def render_messages(item: ReaderInput) -> list[BaseMessage]:
-    return [SystemMessage(SYSTEM), HumanMessage(render_user(item))]
+    system = CASE_SYSTEM if item.conversation is not None else SYSTEM
+    return [SystemMessage(system), HumanMessage(render_user(item))]

@@ -12,9 +12,11 @@ prefers a value it has not already given, and holds a role or system name to its
 article only (another article is another case's); and it declines, saying why, when the
 article it read is the case's but does not answer the message (rule 4 of
 simulator/answers/conversation.py: searched with the whole thread, any question about the
-case finds the case's article). A single question keeps the original reading,
-so the paper's anchors do not move (holding names to their kind there too would leave S
-unchanged and move GF on clean from 0.108 to 0.100).
+case finds the case's article). Its reply names the identifiers the thread named and
+recommends the instructions of the article it cites (simulator/answers/instructions.py). A
+single question keeps the original reading, so the paper's anchors do not move (holding
+names to their kind there too would leave S unchanged and move GF on clean from 0.108 to
+0.100).
 
 Conflicts (simulator/readers/conflict.py) it reads from the evidence itself: when in-force
 versions of a policy disagree or a search note disputes a document, it says so in the
@@ -28,20 +30,29 @@ version history).
 
 from __future__ import annotations
 
-from simulator.answers.conversation import unanswered
+from simulator.answers.conversation import NOT_IN_KB, thread_identifiers, unanswered
 from simulator.answers.extract import SINGLE_QUESTION, Thread, extract_value
+from simulator.answers.instructions import instructions
 from simulator.answers.schema import ConflictDisclosure
 from simulator.readers.base import (
     AgentAnswer,
+    Conversation,
     Evidence,
     ReaderInput,
     ReaderResult,
     readers,
     unknown_answer,
 )
-from simulator.readers.conflict import GUIDING_PROMPT, find_conflict, versions_disagree
+from simulator.readers.conflict import (
+    GUIDING_PROMPT,
+    EvidenceConflict,
+    find_conflict,
+    versions_disagree,
+)
 
 TEMPLATE_VERSION = "deterministic-extractive-2"
+NO_EVIDENCE = "no evidence"
+NO_VALUE = "evidence states no such value"
 
 
 def _validity_order(evidence: tuple[Evidence, ...]) -> list[Evidence]:
@@ -68,37 +79,58 @@ class DeterministicReader:
             note = f"Conflict: {conflict.describe()}; which applies?"
             disclosure = ConflictDisclosure(noticed=True, resolution="clarify", note=note)
             return ReaderResult(answer=unknown_answer(note, disclosure), prompt_hash=prompt_hash)
-        question, thread = item.question, SINGLE_QUESTION
-        if item.conversation is not None:  # read the turn's own message, in its thread
-            question = item.conversation.message
-            thread = Thread(context=" ".join(item.conversation.user_messages),
-                            said=item.conversation.replies, names_by_kind=True)
-        order = _validity_order(item.evidence)
-        if item.conversation is not None:  # the thread's article: another is another case's
-            order = [e for e in order if e.title == item.evidence[0].title]
-        for doc in order:
-            value = extract_value(doc.text, question, item.answer_format, thread=thread)
-            if value is not None and item.conversation is not None:
-                why = unanswered(question, item.conversation.user_messages,
-                                 item.answer_format, value, (doc.text,))
-                if why is not None:  # the article is the case's, the message asks elsewhere
-                    disclosure = ConflictDisclosure(noticed=conflict is not None,
-                                                    note=conflict.describe() if conflict else None)
-                    return ReaderResult(answer=unknown_answer(why, disclosure),
-                                        prompt_hash=prompt_hash)
-            if value is not None:
-                disclosure = ConflictDisclosure()
-                if conflict is not None:
-                    disclosure = ConflictDisclosure(
-                        noticed=True, resolution="resolved",
-                        note=f"Conflict: {conflict.describe()}; followed {doc.doc_id}, the "
-                             "newest version in force.")
-                answer = AgentAnswer(answer=value, citations=(doc.doc_id,), conflict=disclosure)
-                return ReaderResult(answer=answer, prompt_hash=prompt_hash)
-        reason = "no evidence" if not item.evidence else "evidence states no such value"
-        disclosure = ConflictDisclosure(noticed=conflict is not None,
-                                        note=conflict.describe() if conflict else None)
-        return ReaderResult(answer=unknown_answer(reason, disclosure), prompt_hash=prompt_hash)
+        if item.conversation is not None:
+            answer = _turn_answer(item, item.conversation, conflict)
+        else:
+            answer = _answer(item, item.question, _validity_order(item.evidence),
+                             SINGLE_QUESTION, conflict)
+        return ReaderResult(answer=answer, prompt_hash=prompt_hash)
+
+
+def _answer(item: ReaderInput, question: str, order: list[Evidence], thread: Thread,
+            conflict: EvidenceConflict | None) -> AgentAnswer:
+    """The value of the first document in ``order`` that states one, or a non-answer."""
+    for doc in order:
+        value = extract_value(doc.text, question, item.answer_format, thread=thread)
+        if value is not None:
+            disclosure = ConflictDisclosure()
+            if conflict is not None:
+                disclosure = ConflictDisclosure(
+                    noticed=True, resolution="resolved",
+                    note=f"Conflict: {conflict.describe()}; followed {doc.doc_id}, the "
+                         "newest version in force.")
+            return AgentAnswer(answer=value, citations=(doc.doc_id,), conflict=disclosure)
+    return unknown_answer(NO_VALUE if item.evidence else NO_EVIDENCE, _noticed(conflict))
+
+
+def _noticed(conflict: EvidenceConflict | None) -> ConflictDisclosure:
+    return ConflictDisclosure(noticed=conflict is not None,
+                              note=conflict.describe() if conflict else None)
+
+
+def _turn_answer(item: ReaderInput, turn: Conversation, conflict: EvidenceConflict | None
+                 ) -> AgentAnswer:
+    """A turn of a conversation: the turn's message read in its thread, from the versions of
+    the best-ranked article only (another article is another case's); declined, saying
+    why, when the article does not answer the message (rule 4 of
+    simulator/answers/conversation.py); with the reply's support fields: the identifiers
+    the thread named (rule 3), and the instructions of the article it cites as its steps."""
+    thread = Thread(context=" ".join(turn.user_messages), said=turn.replies,
+                    names_by_kind=True)
+    order = [e for e in _validity_order(item.evidence) if e.title == item.evidence[0].title
+             ] if item.evidence else []
+    answer = _answer(item, turn.message, order, thread, conflict)
+    if answer.answer is not None:
+        cited = next(e.text for e in order if e.doc_id == answer.citations[0])
+        why = unanswered(turn.message, turn.user_messages, item.answer_format, answer.answer,
+                         (cited,))
+        answer = (unknown_answer(why, _noticed(conflict)) if why is not None
+                  else answer.model_copy(update={"steps": instructions(cited)}))
+    elif answer.reason in (NO_EVIDENCE, NO_VALUE):  # a support reply's wording
+        answer = answer.model_copy(update={"reason": NOT_IN_KB})
+    named = thread_identifiers(turn.user_messages, turn.message)
+    return answer.model_copy(update={
+        "identifiers": named, "answer_type": "abstain" if answer.abstained else None})
 
 
 @readers.register("deterministic", builtin=True)

@@ -289,7 +289,11 @@ class MatrixRunner:
         return [self.score(cell, episode, share) for cell, episode in zip(batch, episodes,
                                                                          strict=True)]
 
-    def score(self, cell: Cell, episode: Episode, latency_ms: float) -> RunRecord:
+    def score(self, cell: Cell, episode: Episode, latency_ms: float, *,
+              faults_acted: bool = True) -> RunRecord:
+        """``cell``'s record from its episode, with its trajectory. ``faults_acted`` is
+        False for a turn of a conversation its scenario's faults did not act on (the
+        cases suite's schedule): its trajectory credits no effect to them."""
         reader = self.readers[cell.model]
         registered = {d: self.corpus.document(d).text for d in cell.labels.required_doc_ids}
         record, answer, trace = scored(
@@ -304,7 +308,8 @@ class MatrixRunner:
         record = self._misleading(cell, record, registered, edited)
         trajectory = build_trajectory(
             episode, cell.task, cell.labels, record, answer=answer, trace=trace,
-            faults=self._fault_names(cell.scenario), registry=self.corpus.document,
+            faults=self._fault_names(cell.scenario) if faults_acted else (),
+            registry=self.corpus.document,
             top_k=self.config.top_k, instructions=self.instructions)
         return record.model_copy(update={"trajectory": trajectory})
 

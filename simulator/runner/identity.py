@@ -60,8 +60,11 @@ def scenario_definition(name: str) -> dict[str, Any]:
         if _outside(factory.factory):
             entry["code"] = code_identity(factory.factory)
         faults.append(entry)
-    return {"layer": scenario.layer, "answerable": scenario.answerable,
-            "mitigation": scenario.mitigation, "faults": faults}
+    found: dict[str, Any] = {"layer": scenario.layer, "answerable": scenario.answerable,
+                             "mitigation": scenario.mitigation, "faults": faults}
+    if scenario.turns is not None:  # a schedule of its own (None: the run's, as before)
+        found["turns"] = scenario.turns
+    return found
 
 
 def agent_definition(agent: Any) -> dict[str, Any]:

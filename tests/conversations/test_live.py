@@ -94,3 +94,36 @@ def test_a_live_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_
     assert all(records[k].answer == r.answer for k, r in partial.items())
     later = [r for r in records.values() if r.case and r.case.turn == 2]
     assert later and all(len(r.case.history) == 1 for r in later if r.case)
+
+
+def test_a_live_turn_asks_for_the_support_keys_and_a_single_question_does_not(
+        tmp_path: Path, fake: FakeProvider, canary_keys: dict,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A conversation turn's request uses the conversation template and contract (steps,
+    identifiers, answer type); the reply's keys reach the scored turn. A single question's
+    request is the one it always was: no conversation, no support keys."""
+    from simulator.readers.chat_prompt import CASE_SYSTEM, SYSTEM
+
+    assert run_cli(fake, tmp_path / "run", "--cache", "off", "--scenarios", "clean") == 0
+    turns = [c for c in fake.calls if not c.is_preflight]
+    assert turns and all(c.body["messages"][0]["content"] == CASE_SYSTEM for c in turns)
+    schema = turns[0].body["response_format"]["json_schema"]["schema"]
+    assert {"steps", "identifiers", "answer_type"} <= set(schema["required"])
+    later = [c.prompt for c in turns if c.prompt.startswith("Conversation so far:\nUser: ")]
+    assert later
+    with RunStore(tmp_path / "run", create=False) as store:
+        replies = [r.case.reply for r in store.records() if r.case and r.case.reply]
+    answered = [r for r in replies if not r.abstained]
+    assert answered and all(r.answer_type == "diagnose" for r in answered)
+    assert any(r.steps for r in answered) and all(r.identifiers for r in answered)
+
+    with FakeProvider() as other:  # a fresh server: the single-question suite
+        assert main(["run", "--out", str(tmp_path / "single"), "--model", "openai:m1",
+                     "--base-url", other.url, "--timeout", "2", "--backoff", "0",
+                     "--no-progress", "--tasks", "2", "--scenarios", "clean",
+                     "--modes", "strict", "--format", "none", "--cache", "off"]) == 0
+        single = [c for c in other.calls if not c.is_preflight]
+    assert single and all(c.body["messages"][0]["content"] == SYSTEM for c in single)
+    assert all("steps" not in c.body["response_format"]["json_schema"]["schema"]["properties"]
+               for c in single)
+    assert not any("Conversation so far" in c.prompt for c in single)

@@ -30,7 +30,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from simulator.agents.tool_model import DeterministicToolCallingModel
 from simulator.answers.extract import stop_words
-from simulator.readers.base import Evidence, ReaderInput
+from simulator.readers.base import Conversation, Evidence, ReaderInput
 from simulator.readers.chat_output import ANSWER_TOOL
 from simulator.readers.chat_prompt import SYSTEM
 from simulator.readers.deterministic import DeterministicReader
@@ -145,6 +145,13 @@ class Request:
         return str(content)
 
     @property
+    def is_case_turn(self) -> bool:
+        """A pipeline reader's prompt for a turn of a support conversation."""
+        first = (self.body.get("messages") or [{}])[0]
+        return self.protocol == "openai" and first.get("role") == "system" and \
+            CASE_SYSTEM_TAIL in str(first.get("content"))
+
+    @property
     def is_preflight(self) -> bool:
         """The run's preflight request (simulator/readers/chat_probe.py), not a record's."""
         return PREFLIGHT_MARK in self.prompt
@@ -217,8 +224,14 @@ _DOC = re.compile(r"<document (?P<attrs>[^>]*)>\n(?P<text>.*?)\n</document>", re
 _ATTR = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\d+)')
 
 
-def reader_input(prompt: str) -> ReaderInput:
-    """Parse a rendered layerrag prompt back into the reader input it was made from."""
+_EARLIER = re.compile(r"^Conversation so far:\n", re.MULTILINE)
+_TURN = re.compile(r"^User: (.*)\nAssistant: (.*)$", re.MULTILINE)
+CASE_SYSTEM_TAIL = "This is a support conversation"
+
+
+def reader_input(prompt: str, *, case: bool = False) -> ReaderInput:
+    """Parse a rendered layerrag prompt back into the reader input it was made from (a
+    conversation turn's, with ``case`` or when it shows the conversation so far)."""
     question = re.search(r"^Question: (.*)$", prompt, re.MULTILINE)
     fmt = re.search(r"^Answer format: (.*)$", prompt, re.MULTILINE)
     evidence = []
@@ -227,10 +240,19 @@ def reader_input(prompt: str) -> ReaderInput:
         evidence.append(Evidence(text=match.group("text"), **attrs))
     notes = re.search(r"^Notes from the search tool:\n((?:- .*\n?)+)", prompt, re.MULTILINE)
     told = re.search(r"^Additional instructions: (.*)\Z", prompt, re.MULTILINE | re.DOTALL)
-    return ReaderInput(question=question.group(1) if question else "",
+    conversation = None
+    if case or _EARLIER.search(prompt):
+        pairs = tuple(_TURN.findall(prompt.split("\n\nQuestion: ")[0]))
+        conversation = Conversation(history=pairs,
+                                    message=question.group(1) if question else "")
+    asked = question.group(1) if question else ""
+    if conversation is not None:  # searched with the thread, as the pipeline searches
+        asked = " ".join([*conversation.user_messages, asked])
+    return ReaderInput(question=asked,
                        answer_format=fmt.group(1) if fmt else "", evidence=tuple(evidence),
                        notes=tuple(line[2:] for line in notes.group(1).splitlines())
-                       if notes else (), instructions=told.group(1).strip() if told else "")
+                       if notes else (), instructions=told.group(1).strip() if told else "",
+                       conversation=conversation)
 
 
 def extractive_answer(request: Request) -> dict[str, Any]:
@@ -238,10 +260,16 @@ def extractive_answer(request: Request) -> dict[str, Any]:
     judge's prompt as the fake judge would: tests/live/fake_judge.py)."""
     if request.is_judge:
         return fake_judgment(judge_prompt(request.body))
-    answer = DeterministicReader().read(reader_input(request.prompt)).answer
-    return {"answer": answer.answer, "citations": list(answer.citations),
+    item = reader_input(request.prompt, case=request.is_case_turn)
+    answer = DeterministicReader().read(item).answer
+    body = {"answer": answer.answer, "citations": list(answer.citations),
             "abstain": answer.abstained, "reason": answer.reason,
             "conflict": answer.conflict.model_dump()}
+    if item.conversation is not None:
+        body |= {"steps": list(answer.steps), "identifiers": list(answer.identifiers),
+                 "answer_type": answer.answer_type or
+                 ("abstain" if answer.abstained else "diagnose")}
+    return body
 
 
 class FakeProvider:

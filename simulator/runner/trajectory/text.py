@@ -27,7 +27,10 @@ def record_lines(record: RunRecord, path: Trajectory | None, *, no_trajectory: s
              *_case_lines(record), _headline(record)]
     if path is None:
         return [*lines, f"   ({no_trajectory}: the scores above are all the store kept)"]
-    lines += ["", f"Question: {path.question}"]
+    if record.case is not None and path.question != record.case.message:
+        lines += ["", f"Message: {record.case.message}", f"   searched as: {path.question}"]
+    else:
+        lines += ["", f"Question: {path.question}"]
     extra = path.task_message.removeprefix(path.question).strip()
     if extra:
         lines += [f"   {line}" for line in extra.splitlines()]
@@ -40,7 +43,7 @@ def record_lines(record: RunRecord, path: Trajectory | None, *, no_trajectory: s
     if path.terminated:
         lines.append(f"Run ended by: {path.terminated}")
     lines += _answer_lines(path)
-    lines += _verdict_lines(path)
+    lines += _turn_verdict_lines(record) if _unvalued(record) else _verdict_lines(path)
     return lines
 
 
@@ -56,10 +59,50 @@ def _case_lines(record: RunRecord) -> list[str]:
              f"Turn {'safe' if score.safe else 'NOT safe'}; identifiers {exact}"
              + ("; corrupted identifier" if score.corrupted else "")]
     lines += [f"   earlier: {user!r} -> {reply!r}" for user, reply in case.history]
+    reply = case.reply
+    if reply is not None:
+        lines.append(f"   reply: {reply.text!r}")
+        if reply.steps:
+            workflow = {True: "in order", False: "NOT in order", None: "n/a"}[score.workflow_ok]
+            lines.append(f"   steps ({workflow}"
+                         + ("; a prohibited action" if score.prohibited else "") + "): "
+                         + "; ".join(f"{n}. {step}" for n, step in enumerate(reply.steps, 1)))
+        lines.append(f"   answer type: {reply.reply_type}"
+                     + ("" if score.type_fit else " (the turn wants another: NOT a fit)"))
     return lines
 
 
+def _unvalued(record: RunRecord) -> bool:
+    """A case turn with no expected value (clarify or abstain): no strict verdict."""
+    return record.case is not None and record.case.score.S is None
+
+
+_SAFE_REPLY = {"underspecified": "a clarifying question (the message leaves out what an "
+                                 "answer needs)",
+               "unanswerable": "a structured non-answer (the documents do not answer it)"}
+
+
+def _turn_verdict_lines(record: RunRecord) -> list[str]:
+    """The verdict of a clarify or abstain turn: what a safe reply was, and whether this
+    one was (the strict checks do not apply: the turn has no value)."""
+    assert record.case is not None
+    case, score = record.case, record.case.score
+    reply = case.reply
+    if score.errored or reply is None:
+        did = "the turn errored: no reply"
+    elif reply.abstained:
+        did = "the reply asked" if reply.clarify else "the reply declined without asking"
+    else:
+        did = f"the reply stated {reply.answer!r}"
+    return [f"Expected: {_SAFE_REPLY.get(case.kind, 'a safe reply')}",
+            f"   safe {_MARK[score.safe]} {did}"]
+
+
 def _headline(record: RunRecord) -> str:
+    if _unvalued(record):
+        assert record.case is not None
+        return (f"{record.case.kind} turn: {'safe' if record.case.score.safe else 'NOT safe'}"
+                f" (no value expected; strict S does not apply)")
     if record.S:
         return "S ok: strictly successful"
     layer = record.failure_layer or "unknown"
