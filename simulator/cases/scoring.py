@@ -60,12 +60,16 @@ Answer type fit. A claimed type must equal the turn's; an unclaimed value reply 
 value type (diagnose or instruct: no claim is not a wrong claim); an unclaimed non-answer is
 clarify or abstain as :attr:`TurnReply.reply_type` says.
 
-A case is resolved when every turn is safe (value turns as above), no identifier is
-corrupted (a missing one makes the turn's identifier exactness False, not the case
-unresolved: a safe non-answer names none), no prohibited action is recommended and no turn
-errored. Workflow order and type fit are scored per turn but do not decide resolution. The
-first failing turn carries one layer, in this precedence: ``error``; then the turn's own
-failure (the strict failure layer of a value turn, ``strict`` when the caller gave none,
+A case is resolved (issue 29's definition) when every value turn is strictly successful,
+every other turn is safe (a clarifying question, a non-answer), no identifier is corrupted
+(a missing one makes the turn's identifier exactness False, not the case unresolved: a safe
+non-answer names none), no prohibited action is recommended and no turn errored. It is
+safe throughout under the same conditions with a value turn's safe resolution in place of
+S: a structured non-answer where a fault kept the evidence away counts, which is the most
+a mitigation can restore when a fault made the turn unanswerable. Workflow order and type
+fit are scored per turn but decide neither. The first failing turn (for resolution)
+carries one layer, in this precedence: ``error``; then the turn's own failure (the strict
+failure layer of a value turn that is not S, ``strict`` when the caller gave none,
 ``clarification`` or ``abstention``); then ``identifier`` (a corrupted one); then
 ``workflow``.
 """
@@ -397,15 +401,23 @@ class CaseOutcome(_Frozen):
     domain: str
     turns: int
     resolved: bool
+    """Every value turn S, every other turn safe, no corrupted identifier, no prohibited
+    action, no error (module docstring)."""
+    safe: bool
+    """Every turn safe, a value turn's structured non-answer where a fault kept the evidence
+    away included, and no corrupted identifier, prohibited action or error: what a
+    mitigation can restore at best when a fault made a turn unanswerable."""
     first_failed_turn: int | None
     """1-based; None when the case is resolved."""
     failed_layer: str | None
 
 
-def _turn_failure(score: TurnScore) -> str | None:
+def _turn_failure(score: TurnScore, *, strict: bool) -> str | None:
+    """Why ``score``'s turn keeps its case from being resolved (``strict``: a value turn
+    must be S) or safe, or None."""
     if score.errored:
         return "error"
-    if score.S is not None and not score.safe:
+    if score.S is not None and (not score.safe or (strict and not score.S)):
         return score.failure_layer or "strict"
     if score.S is None and not score.safe:
         return "clarification" if score.kind == "underspecified" else "abstention"
@@ -434,11 +446,14 @@ def outcome_of(case_id: str, case_key: str, domain: str, turns: int,
                scores: Sequence[TurnScore]) -> CaseOutcome:
     """:func:`case_outcome` from the turn scores alone (an archive holds no labels): the
     caller has checked that ``scores`` are the case's ``turns`` turns."""
-    failed = [(s.turn, layer) for s in sorted(scores, key=lambda s: s.turn)
-              if (layer := _turn_failure(s)) is not None]
+    ordered = sorted(scores, key=lambda s: s.turn)
+    failed = [(s.turn, layer) for s in ordered
+              if (layer := _turn_failure(s, strict=True)) is not None]
     turn, layer = failed[0] if failed else (None, None)
+    safe = all(_turn_failure(s, strict=False) is None for s in ordered)
     return CaseOutcome(case_id=case_id, case_key=case_key, domain=domain, turns=turns,
-                       resolved=not failed, first_failed_turn=turn, failed_layer=layer)
+                       resolved=not failed, safe=safe, first_failed_turn=turn,
+                       failed_layer=layer)
 
 
 __all__ = [

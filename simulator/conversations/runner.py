@@ -269,7 +269,8 @@ class CaseRunner:
                                                         message=message))
             (episode,) = await arun_episodes(self.matrix.graph, [context])
         record = self.matrix.score(matrix_cell, episode, 0.0, faults_acted=active)
-        return record, _reply(record, episode.get("answer"), thread_identifiers(users, message))
+        return record, turn_reply(record, episode.get("answer"),
+                                  thread_identifiers(users, message))
 
     def _scheduled(self, make: Callable[[Cell], C], cell: Cell, active: bool) -> C:
         """``cell``'s run context (the pipeline's or a tool-calling agent's), through the
@@ -311,7 +312,7 @@ class CaseRunner:
                                         history=as_messages(history))
         record = self.matrix.score(matrix_cell, episode, 0.0, faults_acted=active)
         final = episode.get("final_text") or ""
-        return record, _reply(record, episode.get("answer"), extra=final)
+        return record, turn_reply(record, episode.get("answer"), extra=final)
 
 
 def _clarifying(task: Task) -> Episode:
@@ -321,8 +322,8 @@ def _clarifying(task: Task) -> Episode:
                                  "answer": unknown_answer(CLARIFY_REASON)})
 
 
-def _reply(record: RunRecord, said: AgentAnswer | None, identifiers: tuple[str, ...] = (),
-           extra: str = "") -> TurnReply:
+def turn_reply(record: RunRecord, said: AgentAnswer | None,
+               identifiers: tuple[str, ...] = (), extra: str = "") -> TurnReply:
     """What the reply says, as the user reads it: the value (or the non-answer's reason) as
     the record scored it, with what the agent's answer carries beside it (steps,
     identifiers, a claimed type). The pipeline restates ``identifiers`` when its answer names
@@ -374,4 +375,5 @@ class PositionStopped(Exception):
         self.records, self.cause = records, cause
 
 
-__all__ = ["CaseCell", "CaseRunner", "PositionStopped", "case_cells", "turn_labels"]
+__all__ = ["CaseCell", "CaseRunner", "PositionStopped", "case_cells", "turn_labels",
+           "turn_reply"]

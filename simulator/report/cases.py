@@ -1,9 +1,11 @@
 """The cases suite's report: per case and per turn position, by arm, scenario and mode.
 
 Four tables answer the suite's questions. *Cases*: how many conversations were resolved
-(every turn safe, no corrupted identifier, no prohibited action) with a 95 % bootstrap
-interval clustered on cases, how many strictly (every value turn S), and where the first
-failure fell (with ``--epochs``, pass^k). *Paired contrasts*: repair - strict and each arm -
+(every value turn S, every other turn safe, no corrupted identifier, no prohibited action)
+with a 95 % bootstrap interval clustered on cases, how many were safe throughout (a value
+turn's structured non-answer where a fault kept the evidence away counted as safe: the
+most a mitigation can restore there), and where the first failure fell (with
+``--epochs``, pass^k of resolution). *Paired contrasts*: repair - strict and each arm -
 uncontrolled, the same conversations on both sides. *Turns by position*: does a fault at
 turn 2 hurt turns 3 to 5? Safe rate and identifier exactness per turn position, the faulted
 position marked. *After the fault, against the clean twin*: the same turns of the same
@@ -54,10 +56,12 @@ class CaseCell(_Frozen):
     incomplete: int
     """Conversations with a turn missing from the store: never resolved, counted apart."""
     resolved: Rate
-    resolved_strict: Rate
-    """Every value turn strictly correct (no fault-made abstention counted as safe)."""
+    """Every value turn S, every other turn safe, nothing corrupted or prohibited."""
+    safe: Rate
+    """Every turn safe (a value turn's structured non-answer where a fault kept the evidence
+    away included), nothing corrupted or prohibited."""
     first_failures: dict[str, int]
-    """``turn N: layer`` -> conversations that first failed there."""
+    """``turn N: layer`` -> conversations whose resolution first failed there."""
     pass_k: dict[int, float] = {}
     """With ``--epochs K`` > 1: pass^k for k = 1..K (tau-bench's: the chance that k tries
     of a case all resolve, from each case's resolved count over its K epochs, averaged over
@@ -98,7 +102,7 @@ class Contrast(_Frozen):
     scenario: str
     contract_mode: str
     resolved: Effect
-    strictly: Effect
+    safe: Effect
 
 
 class CasesReport(_Frozen):
@@ -184,7 +188,6 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
         convs = {(cid, epoch): t for (a, s, m, cid, epoch), t in turns.items()
                  if (a, s, m) == (arm, scenario, mode)}
         outcomes: list[CaseOutcome] = []
-        strict: list[bool] = []
         tries: dict[str, list[bool]] = defaultdict(list)
         incomplete = 0
         for (cid, _), by_turn in convs.items():
@@ -195,10 +198,10 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
                 continue
             outcomes.append(outcome_of(cid, cid, "", count, scores))
             tries[cid].append(outcomes[-1].resolved)
-            strict.append(outcomes[-1].resolved and all(s.S is not False for s in scores))
             first = next(iter(by_turn.values()))
             convs_all.append(Conversation(first.model, arm, scenario, mode, cid, first.epoch,
-                                          S=strict[-1], safe_resolution=outcomes[-1].resolved))
+                                          S=outcomes[-1].resolved,
+                                          safe_resolution=outcomes[-1].safe))
         clusters = [o.case_id for o in outcomes]
         failures = Counter(f"turn {o.first_failed_turn}: {o.failed_layer}" for o in outcomes
                            if not o.resolved)
@@ -207,7 +210,8 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
             incomplete=incomplete,
             resolved=_interval([o.resolved for o in outcomes], clusters,
                                replicates=replicates, seed=seed),
-            resolved_strict=_interval(strict, clusters, replicates=replicates, seed=seed),
+            safe=_interval([o.safe for o in outcomes], clusters, replicates=replicates,
+                           seed=seed),
             first_failures=dict(sorted(failures.items())), pass_k=_pass_k(tries)))
         by_position: dict[int, list[TurnView]] = defaultdict(list)
         for by_turn in convs.values():
@@ -229,8 +233,8 @@ def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 
 
 
 class Conversation(NamedTuple):
-    """One conversation's outcome as a row the paired statistics read: ``S`` is resolved
-    strictly, ``safe_resolution`` resolved (simulator/stats/paired.py's outcome names)."""
+    """One conversation's outcome as a row the paired statistics read: ``S`` is resolved,
+    ``safe_resolution`` safe throughout (simulator/stats/paired.py's outcome names)."""
 
     model: str
     arm: str
@@ -267,8 +271,8 @@ def _contrasts(convs: Sequence[Conversation], *, replicates: int, seed: int
                 on = ("model", "arm", "scenario", "case_id", "epoch")
                 out.append(Contrast(kind="repair - strict", arm=arm, scenario=scenario,
                                     contract_mode="both",
-                                    resolved=effect(a, b, on, "safe_resolution"),
-                                    strictly=effect(a, b, on, "S")))
+                                    resolved=effect(a, b, on, "S"),
+                                    safe=effect(a, b, on, "safe_resolution")))
     for arm in arms[1:] if arms and arms[0] == "uncontrolled" else ():
         for scenario in scenarios:
             for mode in modes:
@@ -278,8 +282,8 @@ def _contrasts(convs: Sequence[Conversation], *, replicates: int, seed: int
                 on = ("model", "scenario", "contract_mode", "case_id", "epoch")
                 out.append(Contrast(kind=f"{arm} - uncontrolled", arm=arm, scenario=scenario,
                                     contract_mode=mode,
-                                    resolved=effect(a, b, on, "safe_resolution"),
-                                    strictly=effect(a, b, on, "S")))
+                                    resolved=effect(a, b, on, "S"),
+                                    safe=effect(a, b, on, "safe_resolution")))
     return out
 
 

@@ -256,14 +256,19 @@ def _label_reply(case: CaseLabels, turn: TurnLabels) -> TurnReply:
 
 
 def _score_all(case: CaseLabels, replies: dict[int, TurnReply] | None = None,
-               strict: dict[int, tuple[bool, str | None]] | None = None) -> list[TurnScore]:
+               strict: dict[int, tuple[bool, str | None]] | None = None,
+               safe: dict[int, bool] | None = None) -> list[TurnScore]:
+    """Every turn scored, with the labels' own reply unless ``replies`` says otherwise,
+    strict S and layer from ``strict`` and the strict scorer's safe resolution from
+    ``safe`` (where given)."""
     out = []
     for turn in case.turns:
         reply = (replies or {}).get(turn.position, _label_reply(case, turn))
         valued = turn.expected_answer is not None
         s, layer = (strict or {}).get(turn.position, (True, None))
         out.append(score_turn(case, turn, reply, strict_s=s if valued else None,
-                              errored=False, failure_layer=layer if valued else None))
+                              errored=False, failure_layer=layer if valued else None,
+                              safe_resolution=(safe or {}).get(turn.position)))
     return out
 
 
@@ -287,6 +292,18 @@ def test_first_failed_turn_and_layer(psc01: CaseLabels) -> None:
     stale = _score_all(psc01, replies={2: swapped}, strict={1: (False, "freshness")})
     assert case_outcome(psc01, stale).first_failed_turn == 2
     assert case_outcome(psc01, stale).failed_layer == "freshness"
+
+
+def test_a_safe_non_answer_on_a_value_turn_is_safe_but_does_not_resolve(
+        psc01: CaseLabels) -> None:
+    """A fault kept the evidence away at turn 2 and the agent declined: safe throughout,
+    not resolved, and the first failure is the fault's layer."""
+    scores = _score_all(psc01, replies={1: DECLINE}, strict={1: (False, "completeness")},
+                        safe={1: True})
+    outcome = case_outcome(psc01, scores)
+    assert scores[1].safe and scores[1].S is False
+    assert (outcome.resolved, outcome.safe) == (False, True)
+    assert (outcome.first_failed_turn, outcome.failed_layer) == (2, "completeness")
 
 
 def test_a_value_failure_without_a_layer_is_strict(psc01: CaseLabels) -> None:

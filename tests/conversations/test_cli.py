@@ -113,3 +113,24 @@ def test_show_failed_lists_unsafe_turns_with_their_conversation(
     shown = capsys.readouterr().out
     assert "Turn NOT safe" in shown and "Turn safe" not in shown
     assert "earlier: " in shown and "memory mixed" in shown
+
+
+def test_show_gives_a_clarify_or_abstain_turn_its_own_verdict(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A turn with no value is not given strict checks that cannot apply: show says what a
+    safe reply was there and whether the reply was one; a value turn keeps E R G V S."""
+    out = tmp_path / "run"
+    assert main(["run", "--suite", "cases", "--out", str(out), "--tasks", "3", "--scenarios",
+                 "clean", "--modes", "strict", "--format", "none", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["show", str(out), "--limit", "0"]) == 0
+    blocks = capsys.readouterr().out.split("\n== ")
+    asked = [b for b in blocks if "(underspecified)" in b]
+    declined = [b for b in blocks if "(unanswerable)" in b]
+    valued = [b for b in blocks if "(answerable)" in b]
+    assert asked and declined and valued
+    for block in asked + declined:
+        assert "strict S does not apply" in block and "   S    " not in block
+    assert all("Expected: a clarifying question" in b for b in asked)
+    assert all("Expected: a structured non-answer" in b for b in declined)
+    assert all("   S    " in b and "reply: " in b for b in valued)

@@ -106,21 +106,24 @@ def test_leaked_memory_hurts_later_turns_and_session_isolation_restores_them(
 
 def test_schema_repair_is_credited_for_the_contract_only(cases_run: Path) -> None:
     report = cases_report_from_store(cases_run, replicates=50)
-    clean = _cell(report, "uncontrolled", "clean", "strict").resolved_strict.k
+    clean = _cell(report, "uncontrolled", "clean", "strict").resolved.k
     assert clean > 0
-    assert _cell(report, "uncontrolled", "schema_drift", "strict").resolved_strict.k == 0
-    assert _cell(report, "uncontrolled", "schema_drift", "repair").resolved_strict.k == clean
+    assert _cell(report, "uncontrolled", "schema_drift", "strict").resolved.k == 0
+    assert _cell(report, "uncontrolled", "schema_drift", "repair").resolved.k == clean
     for scenario in ("clean", "stale_index", "wrong_session"):
         strict = _cell(report, "uncontrolled", scenario, "strict")
         repair = _cell(report, "uncontrolled", scenario, "repair")
-        assert strict.resolved == repair.resolved, scenario
+        assert (strict.resolved, strict.safe) == (repair.resolved, repair.safe), scenario
 
 
-def test_negative_controls_resolve_no_case_strictly(cases_run: Path) -> None:
+def test_negative_controls_resolve_no_case(cases_run: Path) -> None:
     report = cases_report_from_store(cases_run, replicates=50)
     for scenario in ("stale_index", "wrong_session"):
         for mode in ("strict", "repair"):
-            assert _cell(report, "uncontrolled", scenario, mode).resolved_strict.k == 0
+            cell = _cell(report, "uncontrolled", scenario, mode)
+            assert cell.resolved.k == 0
+            assert all(f.startswith("turn 2:") or f.startswith("turn 1:")
+                       for f in cell.first_failures)  # the fault's turn, or earlier
 
 
 def test_resume_after_losing_turns_writes_exactly_those_and_the_same(
@@ -149,12 +152,14 @@ def test_the_paired_contrasts_credit_schema_repair_and_session_isolation(
     report = cases_report_from_store(cases_run, replicates=50)
     found = {(c.kind, c.arm, c.scenario, c.contract_mode): c for c in report.contrasts}
     repair = found[("repair - strict", "uncontrolled", "schema_drift", "both")]
-    assert repair.strictly.estimate > 0.2 and repair.strictly.low > 0
+    assert repair.resolved.estimate > 0.2 and repair.resolved.low > 0
     for scenario in ("clean", "stale_index", "wrong_session"):
-        assert found[("repair - strict", "uncontrolled", scenario, "both")].strictly.estimate \
+        assert found[("repair - strict", "uncontrolled", scenario, "both")].resolved.estimate \
             == 0
     isolation = found[("session_isolation - uncontrolled", "session_isolation",
                        "wrong_session", "strict")]
-    assert isolation.resolved.estimate > 0 and isolation.resolved.pairs == 16
+    # isolation turns the leak into safe non-answers: safer, not resolved (turn 2 has no S)
+    assert isolation.safe.estimate > 0 and isolation.safe.pairs == 16
+    assert isolation.resolved.estimate == 0
     assert found[("session_isolation - uncontrolled", "session_isolation", "clean",
-                  "strict")].resolved.estimate == 0
+                  "strict")].safe.estimate == 0
