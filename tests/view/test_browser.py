@@ -159,8 +159,11 @@ def test_the_cases_page_opens_an_unresolved_conversation_beside_its_clean_twin(
     assert "Call 1: search_policies" in box.text and "wrong_session:" in box.text
     if os.environ.get("LAYERRAG_VIEW_SCREENSHOT"):  # how docs/img/view-cases.png is made
         box.find_element(By.TAG_NAME, "summary").click()
-        browser.execute_script("document.getElementById('records').scrollIntoView()")
+        size = browser.get_window_size()
+        browser.set_window_size(1400, 1400)
+        browser.execute_script("document.getElementById('browser').scrollIntoView()")
         browser.save_screenshot(str(CASES_SCREENSHOT))
+        browser.set_window_size(size["width"], size["height"])
     print(f"ready {ready_ms:.0f} ms after navigation start; {cases_page.stat().st_size} bytes")
 
 
