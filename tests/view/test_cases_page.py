@@ -145,3 +145,19 @@ def test_two_cases_runs_make_no_page(small_cases_run: Path, tmp_path: Path,
     err = one_line_error(capsys, "view", str(small_cases_run), str(small_cases_run),
                          "--out", str(out))
     assert "a cases run is viewed on its own" in err and not out.exists()
+
+
+def test_with_epochs_each_conversation_is_paired_with_its_own_epoch_s_twin(
+        tmp_path: Path) -> None:
+    run = tmp_path / "epochs"
+    assert main(["run", "--suite", "cases", "--tasks", "2", "--epochs", "2", "--scenarios",
+                 "clean,wrong_session", "--modes", "strict", "--out", str(run), "--format",
+                 "none", "--no-progress"]) == 0
+    shown = run_conversations(run).shown
+    assert sorted((c.scenario, c.epoch) for c in shown) == sorted(
+        [(s, e) for s in ("clean", "wrong_session") for e in (1, 2)] * 2)
+    for c in shown:
+        if c.scenario != "clean":
+            assert c.twin is not None
+            twin = shown[c.twin]
+            assert (twin.scenario, twin.case_id, twin.epoch) == ("clean", c.case_id, c.epoch)
