@@ -113,7 +113,7 @@ def test_the_page_makes_no_network_request(page: str, browser: Any,
 def test_the_cases_page_opens_an_unresolved_conversation_beside_its_clean_twin(
         cases_page: Path, browser: Any) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     from tests.view.page_data import packed
 
@@ -155,8 +155,9 @@ def test_the_cases_page_opens_an_unresolved_conversation_beside_its_clean_twin(
     mine, clean = turns[2 * faulted].text, turns[2 * faulted + 1].text
     assert "faults acted" in mine and "memory foreign" in mine and "memory own" in clean
     box = turns[2 * faulted].find_element(By.CSS_SELECTOR, "details.traj-box")
-    box.find_element(By.TAG_NAME, "summary").click()
-    assert "Call 1: search_policies" in box.text and "wrong_session:" in box.text
+    box.find_element(By.TAG_NAME, "summary").click()  # renders on the (asynchronous) toggle
+    WebDriverWait(browser, 20).until(lambda _: "Call 1: search_policies" in box.text)
+    assert "wrong_session:" in box.text  # the fault's effect on the result
     if os.environ.get("LAYERRAG_VIEW_SCREENSHOT"):  # how docs/img/view-cases.png is made
         box.find_element(By.TAG_NAME, "summary").click()
         size = browser.get_window_size()
