@@ -6,12 +6,14 @@ The page is for a person who wants to see, in a browser, what ``layerrag report`
 report), and a record browser whose filters and trajectory panels run in the page.
 
 It must open by double-click with no network: the stylesheet and script are inlined
-(``view_page.html`` beside this module) and the records travel inside the file as gzip'd
-JSON in base64, which the page inflates with the browser's own ``DecompressionStream``.
+(``view_page.html`` beside this module, with ``view_common.css`` and ``view_common.js``,
+which the cases page shares) and the records travel inside the file as gzip'd JSON in
+base64, which the page inflates with the browser's own ``DecompressionStream``.
 That keeps a full 4,320-record run well under its 10 MB bound (a trajectory is ~2.5 KB of
 very repetitive JSON). Above :data:`RECORD_CAP` records the page carries a deterministic
 sample and says so. An archive has no trajectories (they are evaluator-side): its page
-shows the aggregates only, and says why.
+shows the aggregates only, and says why. A cases run has its own page
+(simulator/report/cases_view.py), built from the helpers here.
 """
 
 from __future__ import annotations
@@ -108,24 +110,51 @@ def run_records(run_dirs: Sequence[Path]) -> tuple[list[list[Any]], int]:
 def build_page(report: Report, *, title: str, records: list[list[Any]] | None,
                total: int, archive_note: str | None = None) -> str:
     """The whole page as one string."""
+    from simulator.report.render import render
+
     data: dict[str, Any] = {"title": title, "fields": [*_FIELDS, "trajectory"],
                             "heatmaps": heatmaps(report), "total": total,
                             "sampled": records is not None and len(records) < total,
                             "archive_note": archive_note}
-    packed = ""
-    if records is not None:
-        raw = json.dumps(records, separators=(",", ":")).encode()
-        packed = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode()
-    template = resources.files("simulator.report").joinpath(PAGE_TEMPLATE).read_text("utf-8")
-    from simulator.report.render import render
-
-    tables = markdown_html(render(report, "md", full=True))
-    return (template.replace("{{TITLE}}", html.escape(title))
-            .replace("{{TABLES}}", tables)
-            .replace("{{META}}", _script_json(data))
-            .replace("{{RECORDS}}", packed))
+    return fill(page_template(PAGE_TEMPLATE), {
+        "TITLE": html.escape(title),
+        "TABLES": markdown_html(render(report, "md", full=True)),
+        "META": script_json(data),
+        "RECORDS": "" if records is None else pack(records)})
 
 
-def _script_json(data: dict[str, Any]) -> str:
+def page_template(name: str) -> str:
+    """The template ``name`` beside this module, with the style and script every page
+    shares (``view_common.css``, ``view_common.js``) put in its ``{{COMMON_STYLE}}`` and
+    ``{{COMMON_SCRIPT}}``."""
+    files = resources.files("simulator.report")
+    return fill(files.joinpath(name).read_text("utf-8"), {
+        "COMMON_STYLE": files.joinpath("view_common.css").read_text("utf-8"),
+        "COMMON_SCRIPT": files.joinpath("view_common.js").read_text("utf-8")}, partial=True)
+
+
+def fill(template: str, values: dict[str, str], *, partial: bool = False) -> str:
+    """Every ``{{NAME}}`` of ``template`` replaced by ``values[NAME]`` in one pass, so a
+    value that happens to hold ``{{...}}`` (a run's title, a report's text) is never filled
+    in turn. With ``partial``, names without a value are left for a later fill."""
+    def value(found: re.Match[str]) -> str:
+        name = found.group(1)
+        if name in values:
+            return values[name]
+        if partial:
+            return found.group(0)
+        raise KeyError(f"page template: no value for {{{{{name}}}}}")
+
+    return re.sub(r"\{\{([A-Z_]+)\}\}", value, template)
+
+
+def pack(rows: Any) -> str:
+    """``rows`` as the page carries them: JSON, gzip'd (no timestamp, so the same run gives
+    the same bytes), in base64."""
+    raw = json.dumps(rows, separators=(",", ":")).encode()
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode()
+
+
+def script_json(data: dict[str, Any]) -> str:
     """JSON safe inside a <script> element (no closing tag can end it early)."""
     return json.dumps(data).replace("</", "<\\/")

@@ -62,19 +62,6 @@ def test_epochs_repeat_each_case_and_give_pass_k(
             1 for r in store.records() if r.case is not None and r.case.epoch == 1)
 
 
-@pytest.mark.parametrize("command", [["view", "--out", "x.html"]])
-def test_what_is_not_built_for_cases_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                             command: list[str]) -> None:
-    out = tmp_path / "run"
-    assert main(["run", "--suite", "cases", "--out", str(out), "--tasks", "1", "--scenarios",
-                 "clean", "--modes", "strict", "--format", "none", "--no-progress"]) == 0
-    capsys.readouterr()
-    argv = [command[0], str(out), command[1], str(tmp_path / "x.html")]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "a cases run" in err and "issue 29" in err, err
-
-
 @pytest.mark.slow
 def test_a_run_killed_with_sigkill_resumes_without_losing_or_duplicating_a_turn(
         tmp_path: Path) -> None:

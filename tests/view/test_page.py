@@ -3,9 +3,6 @@ what it carries, and refusing bad input in one line."""
 
 from __future__ import annotations
 
-import base64
-import gzip
-import json
 import re
 from pathlib import Path
 
@@ -14,30 +11,18 @@ import pytest
 from simulator.cli.main import main
 from simulator.report import view
 from tests.cli.test_bad_input import one_line_error
+from tests.view.page_data import meta, packed
 
 ROOT = Path(__file__).resolve().parents[2]
 ARCHIVE = ROOT / "archives" / "deterministic" / "enterprise_v2.jsonl.gz"
 
 
-def _records(page: str) -> list[list[object]]:
-    packed = re.search(r'<script id="records-data"[^>]*>(.*?)</script>', page, re.S)
-    assert packed is not None
-    text = packed.group(1).strip()
-    return json.loads(gzip.decompress(base64.b64decode(text))) if text else []
-
-
-def _meta(page: str) -> dict[str, object]:
-    found = re.search(r'<script id="meta" type="application/json">(.*?)</script>', page, re.S)
-    assert found is not None
-    return json.loads(found.group(1))
-
-
 def test_the_full_run_fits_in_one_small_file_with_every_record(full_page: Path) -> None:
     assert full_page.stat().st_size <= 10_000_000
     page = full_page.read_text()
-    records = _records(page)
+    records = packed(page)
     assert len(records) == 4320
-    fields = _meta(page)["fields"]
+    fields = meta(page)["fields"]
     assert isinstance(fields, list)
     trajectory = records[0][fields.index("trajectory")]
     assert isinstance(trajectory, dict) and trajectory["verdict"]["expected_answer"]
@@ -53,7 +38,7 @@ def test_the_heatmap_is_the_reports_own(full_page: Path, deterministic_run: Path
     from simulator.report.build import report_from_store
 
     report = report_from_store(deterministic_run, replicates=50)
-    heat = _meta(full_page.read_text())["heatmaps"]
+    heat = meta(full_page.read_text())["heatmaps"]
     assert heat == view.heatmaps(report)
 
 
@@ -63,8 +48,8 @@ def test_an_archive_gives_aggregates_only_and_says_why(tmp_path: Path,
     out = tmp_path / "archive.html"
     assert main(["view", str(ARCHIVE), "--out", str(out), "--replicates", "50"]) == 0
     page = out.read_text()
-    assert _records(page) == []
-    assert "keeps no trajectories" in str(_meta(page)["archive_note"])
+    assert packed(page) == []
+    assert "keeps no trajectories" in str(meta(page)["archive_note"])
     assert "<table>" in page  # the report's tables
     assert not re.search(r"doc_[0-9a-f]{6}", page)  # no document id
 
