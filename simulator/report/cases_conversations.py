@@ -89,8 +89,9 @@ class PageConversation(_Frozen):
     incomplete."""
     complete: bool
     resolved: bool
-    strictly: bool
-    """Resolved, and every value turn strictly successful."""
+    """Every value turn S, every other turn safe, nothing corrupted or prohibited."""
+    safe: bool
+    """Every turn safe, a fault-made structured non-answer on a value turn included."""
     first_failed_turn: int | None
     failed_layer: str | None
     """The first failed turn's layer, or :data:`INCOMPLETE` for a conversation cut short."""
@@ -150,16 +151,15 @@ def _conversation(group: list[RunRecord], trajectories: dict[str, str]) -> PageC
     if complete:
         outcome = outcome_of(first.case.case_id, first.case.case_key, first.domain, count,
                              [t.score for t in turns])
-        resolved, failed_turn, layer = (outcome.resolved, outcome.first_failed_turn,
-                                        outcome.failed_layer)
+        resolved, safe, failed_turn, layer = (outcome.resolved, outcome.safe,
+                                              outcome.first_failed_turn, outcome.failed_layer)
     else:
-        resolved, failed_turn, layer = False, None, INCOMPLETE
+        resolved, safe, failed_turn, layer = False, False, None, INCOMPLETE
     return PageConversation(
         run_id=first.run_id, agent=first.agent, model=first.model, scenario=first.scenario,
         contract_mode=first.contract_mode, arm=first.arm, case_id=first.case.case_id,
         case_key=first.case.case_key, domain=first.domain, epoch=first.case.epoch,
-        turn_count=count, complete=complete, resolved=resolved,
-        strictly=resolved and all(t.score.S is not False for t in turns),
+        turn_count=count, complete=complete, resolved=resolved, safe=safe,
         first_failed_turn=failed_turn, failed_layer=layer, turns=turns)
 
 

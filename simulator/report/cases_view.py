@@ -30,12 +30,12 @@ ARCHIVE_NOTE = ("This page was made from an archive of a cases run, which keeps 
 
 
 def cases_heatmaps(report: CasesReport) -> list[dict[str, Any]]:
-    """Per arm: each scenario x mode cell's resolved and strictly-resolved conversations
+    """Per arm: each scenario x mode cell's resolved and safe-throughout conversations
     (k of n, n excluding the incomplete ones, as the report's rates do)."""
     arms = list(dict.fromkeys(c.arm for c in report.cases))
     return [{"arm": arm, "cells": [
         {"scenario": c.scenario, "mode": c.contract_mode, "resolved": _count(c.resolved),
-         "strictly": _count(c.resolved_strict), "cases": c.cases, "incomplete": c.incomplete}
+         "safe": _count(c.safe), "cases": c.cases, "incomplete": c.incomplete}
         for c in report.cases if c.arm == arm]} for arm in arms]
 
 

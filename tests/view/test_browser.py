@@ -121,7 +121,7 @@ def test_the_cases_page_opens_an_unresolved_conversation_beside_its_clean_twin(
     browser.get(cases_page.as_uri())
     ready_ms = _ready(browser)
     heat = browser.find_elements(By.CSS_SELECTOR, "#heatmaps table.heat td.cell")
-    assert len(heat) == 2 * 3 * 2  # two arms x three scenarios x resolved and strictly (strict)
+    assert len(heat) == 2 * 3 * 2  # arms x scenarios x (resolved, safe throughout), strict
     assert browser.find_elements(By.CSS_SELECTOR, "#tables table")
     assert f"{len(conversations)} of {len(conversations)} conversations match" in \
         browser.find_element(By.ID, "count").text

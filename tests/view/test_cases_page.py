@@ -60,11 +60,11 @@ def test_resolved_conversations_agree_with_the_cases_report(cases_page: Path,
     report = cases_report_from_store(small_cases_run, replicates=20)
     resolved = Counter((c["arm"], c["scenario"], c["contract_mode"])
                        for c in packed(cases_page.read_text()) if c["resolved"])
-    strictly = Counter((c["arm"], c["scenario"], c["contract_mode"])
-                       for c in packed(cases_page.read_text()) if c["strictly"])
+    safe = Counter((c["arm"], c["scenario"], c["contract_mode"])
+                   for c in packed(cases_page.read_text()) if c["safe"])
     for cell in report.cases:
         key = (cell.arm, cell.scenario, cell.contract_mode)
-        assert (resolved[key], strictly[key]) == (cell.resolved.k, cell.resolved_strict.k)
+        assert (resolved[key], safe[key]) == (cell.resolved.k, cell.safe.k)
     assert meta(cases_page.read_text())["heatmaps"] == cases_heatmaps(report)
 
 
