@@ -78,7 +78,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     validate = sub.add_parser(
         "validate", help="check a spec folder and report every problem",
         description="Check every file of a spec folder and report every problem in one run: "
-                    "errors (exit 2) and warnings. docs/corpus.md describes the format.",
+                    "errors (exit 2) and warnings. docs/corpus.md describes the enterprise_v2 "
+                    "format, docs/cases.md the case format.",
         epilog=_VALIDATE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     validate.add_argument("--spec", type=Path, default=None, help=_SPEC_HELP)
     validate.add_argument("--suite", choices=SUITES, default=None, help=_SUITE_HELP)
