@@ -293,18 +293,21 @@ def _valued_turn_problems(case: CaseSpec, turn: TurnSpec, at: str, fmt: FormatSp
         return
     if fmt is not None and not value_matches_format(turn.expected, fmt):
         fail(f"{at}.expected", f"{turn.expected!r} is not a {fmt.name} value")
-    if fmt is not None and fmt.name == "yes_no":
+    yes_no = fmt is not None and fmt.name == "yes_no"
+    if yes_no:
         _polarity_problems(turn.expected, turn.aliases, at, fail)
     if not any(_mentions(d.text, turn.expected) for d in required):
         fail(f"{at}.expected", f"no required document states {turn.expected!r}")
     if turn.stale is not None:
         older = [o for d in required for o in older_versions(d.key, case.documents)]
-        if not any(_mentions(o.text, turn.stale) for o in older):
+        if yes_no:
+            _stale_polarity_problems(turn, bool(older), at, fail)
+        elif not any(_mentions(o.text, turn.stale) for o in older):
             fail(f"{at}.stale", f"no superseded version of a required document states "
                                 f"{turn.stale!r}")
         descriptor = fmt.describe() if fmt is not None else None
-        if normalize_answer(turn.stale, descriptor) == normalize_answer(turn.expected,
-                                                                         descriptor):
+        if not yes_no and normalize_answer(turn.stale, descriptor) == normalize_answer(
+                turn.expected, descriptor):
             fail(f"{at}.stale", f"equals the expected value {turn.expected!r}")
 
 
@@ -319,6 +322,36 @@ def _polarity_problems(expected: str, aliases: Sequence[str], at: str, fail: _Fa
     elif len(polar) > 1:
         fail(f"{at}.aliases", f"{expected!r} and its aliases say both yes and no: a yes_no "
                               "value has one polarity")
+
+
+def _stale_polarity_problems(turn: TurnSpec, has_older: bool, at: str, fail: _Fail) -> None:
+    """A yes_no turn's stale value is the polarity its superseded version gives, yes or no,
+    and the other one than the expected value's.
+
+    A reply to a yes_no turn is read as yes or no, and the scorer and the judge compare it
+    with the stale value to tell a reply misled by a superseded version (``freshness``,
+    ``metadata``, ``evidence``) from a plain misreading. The stale value has no aliases to
+    carry its polarity beside the document's words, as ``expected`` does, so it is the
+    polarity itself: the superseded words would never match a reply, and the polarity of
+    the expected value would score a stale reply as current. Whether the superseded text
+    says it cannot be checked word for word, as a yes or no is rarely written; that a
+    superseded version exists can."""
+    stale = turn.stale or ""
+    said = stale.strip().lower()
+    if said not in YES_NO:
+        fail(f"{at}.stale", f"{stale!r} is not a yes_no stale value: write the polarity the "
+                            "superseded version gives, yes or no (a reply is read as yes or "
+                            "no; the superseded words would never match one)")
+        return
+    polar = {v.strip().lower() for v in (turn.expected or "", *turn.aliases)} & set(YES_NO)
+    if polar == {said}:
+        other = next(p for p in YES_NO if p != said)
+        fail(f"{at}.stale", f"{stale!r} is the polarity of the expected value "
+                            f"{turn.expected!r}: a superseded version that said the same "
+                            f"would not be stale; the stale value is {other!r}")
+    if not has_older:
+        fail(f"{at}.stale", f"{stale!r}: no required document has a superseded version to "
+                            "say it")
 
 
 def _mentions(text: str, value: str) -> bool:

@@ -10,6 +10,7 @@ there is no error) and every problem; :func:`load_case_spec` raises
 from __future__ import annotations
 
 import hashlib
+import shlex
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,11 +35,24 @@ class CaseSpecCheck(NamedTuple):
 
 
 def load_case_spec(spec_dir: Path | str | None = None) -> CaseCorpusSpec:
-    """The validated spec in ``spec_dir`` (default: the bundled cases_v1); any error refuses it."""
+    """The validated spec in ``spec_dir`` (default: the bundled cases_v1); any error refuses it,
+    naming the first and the command that lists them all."""
     check = check_case_spec(spec_dir)
     if check.spec is None:
-        raise SpecProblems(check.problems)
+        raise SpecProblems(check.problems, validate=validate_command(spec_dir))
     return check.spec
+
+
+def validate_command(spec_dir: Path | str | None = None) -> str:
+    """The ``layerrag corpus validate`` command that lists every problem of this case spec.
+
+    It names the suite as well as the folder: ``--spec DIR`` alone validates by what the
+    folder holds, so a folder of enterprise_v2 units given to the cases suite would pass there
+    as enterprise_v2; with ``--suite cases`` that mistake is the one line it prints.
+    """
+    if spec_dir is None:
+        return "layerrag corpus validate --suite cases"
+    return f"layerrag corpus validate --suite cases --spec {shlex.quote(str(spec_dir))}"
 
 
 def check_case_spec(spec_dir: Path | str | None = None) -> CaseSpecCheck:
@@ -112,4 +126,5 @@ def _hash_files(root: Path) -> str:
     return digest.hexdigest()
 
 
-__all__ = ["BUNDLED", "CaseSpecCheck", "check_case_spec", "load_case_spec"]
+__all__ = ["BUNDLED", "CaseSpecCheck", "check_case_spec", "load_case_spec",
+           "validate_command"]

@@ -39,15 +39,22 @@ class Problem(BaseModel):
 
 class SpecProblems(SpecError):
     """A spec with at least one error. Its message is the first error's line and a count of
-    the others; :attr:`problems` holds them all (warnings included)."""
+    the others, with the command that lists them all; :attr:`problems` holds them all
+    (warnings included).
 
-    def __init__(self, problems: Sequence[Problem]) -> None:
+    ``validate`` is that command. The default is enterprise_v2's; a case spec names its
+    folder and suite (:func:`simulator.cases.loader.validate_command`), since the bare
+    command validates the bundled enterprise_v2 and would not list a case spec's problems.
+    """
+
+    def __init__(self, problems: Sequence[Problem], *,
+                 validate: str = "layerrag corpus validate") -> None:
         self.problems = tuple(problems)
         errors = [p for p in self.problems if p.severity == "error"]
         first = errors[0]
         more = len(errors) - 1
         why = first.message + (f" (and {more} more error{'s' if more > 1 else ''}; "
-                               f"`layerrag corpus validate` lists them all)" if more else "")
+                               f"`{validate}` lists them all)" if more else "")
         super().__init__(first.file, first.field, why, unit=first.unit)
 
     @property

@@ -1,8 +1,8 @@
 """Bad case specs: each mistake is one problem, one line, naming the file, the case, the field
 and the value. Each test copies the bundled cases_v1 into tmp_path and breaks one thing.
 
-There is no CLI path for case specs yet (nothing under simulator/cli reads them), so these
-tests call :func:`check_case_spec` / :func:`load_case_spec` directly."""
+These tests call :func:`check_case_spec` / :func:`load_case_spec` directly; the command that
+prints the same lines, ``layerrag corpus validate``, is tested in tests/cli/test_corpus_cases.py."""
 
 from __future__ import annotations
 
