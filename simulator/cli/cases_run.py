@@ -16,6 +16,7 @@ from simulator.runner.config import RunConfig
 
 def run_cases_command(config: RunConfig, args: argparse.Namespace,
                       progress: bool | None) -> int:
+    from simulator.cli.show_cmd import where_next
     from simulator.conversations.run import run_cases
     from simulator.live.errors import BudgetExhausted, ProviderRefusing
     from simulator.live.options import is_live
@@ -38,6 +39,7 @@ def run_cases_command(config: RunConfig, args: argparse.Namespace,
     print(f"{summary.run_id}: {summary.written} turns written, {summary.already_done} "
           f"already done, {summary.total} in the suite ({summary.seconds:.1f} s) -> "
           f"{summary.run_dir}", file=sys.stderr)
+    print(where_next(args.out), file=sys.stderr)
     if args.format == "json":
         print(cases_report_from_store(args.out).model_dump_json(indent=2))
     elif args.format != "none":

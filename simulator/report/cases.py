@@ -121,14 +121,20 @@ def _rate(flags: Iterable[bool | None]) -> Rate:
     return Rate(n=len(values), k=sum(values))
 
 
-def _interval(rate_flags: Sequence[bool], clusters: Sequence[str], *, replicates: int,
-              seed: int) -> Rate:
+def _interval(rate_flags: Sequence[bool], units: Sequence[str], clusters: Sequence[str], *,
+              replicates: int, seed: int) -> Rate:
+    """A rate with its hierarchical bootstrap interval: models the units, cases the
+    clusters (with one model, the cases alone)."""
     if not rate_flags:
         return Rate(n=0, k=0)
-    reps = hierarchical_bootstrap([float(f) for f in rate_flags], ["run"] * len(rate_flags),
+    reps = hierarchical_bootstrap([float(f) for f in rate_flags], list(units),
                                   list(clusters), replicates=replicates, seed=seed)
     low, high = percentile_interval(reps)
     return Rate(n=len(rate_flags), k=sum(rate_flags), low=low, high=high)
+
+
+ConversationKey = tuple[str, str, str, str, str, int]
+"""(arm, scenario, contract mode, model, case id, epoch): one conversation of a run."""
 
 
 class TurnView(NamedTuple):
@@ -175,43 +181,45 @@ def views_from_rows(rows: Iterable[ArchiveRow]) -> list[TurnView]:
 def cases_report(views: Iterable[TurnView], *, schedule: str, replicates: int = 2000,
                  seed: int = 0) -> CasesReport:
     """The report of a cases run's turns (from its store or its archive: the same)."""
-    turns: dict[tuple[str, str, str, str, int], dict[int, TurnView]] = defaultdict(dict)
+    turns: dict[ConversationKey, dict[int, TurnView]] = defaultdict(dict)
     convs_all: list[Conversation] = []
     for v in views:
-        turns[(v.arm, v.scenario, v.contract_mode, v.case_id, v.epoch)][v.turn] = v
+        turns[(v.arm, v.scenario, v.contract_mode, v.model, v.case_id, v.epoch)][v.turn] = v
     scenarios = ordered_scenarios(k[1] for k in turns)
     modes = ordered_modes(k[2] for k in turns)
     cells = sorted({k[:3] for k in turns}, key=lambda k: (
         k[0] != "uncontrolled", k[0], scenarios.index(k[1]), modes.index(k[2])))
     case_cells, positions = [], []
     for arm, scenario, mode in cells:
-        convs = {(cid, epoch): t for (a, s, m, cid, epoch), t in turns.items()
+        convs = {(model, cid, epoch): t for (a, s, m, model, cid, epoch), t in turns.items()
                  if (a, s, m) == (arm, scenario, mode)}
         outcomes: list[CaseOutcome] = []
+        units: list[str] = []
         tries: dict[str, list[bool]] = defaultdict(list)
         incomplete = 0
-        for (cid, _), by_turn in convs.items():
+        for (model, cid, _), by_turn in convs.items():
             scores = [v.score for v in by_turn.values()]
             count = next(iter(by_turn.values())).turns
             if sorted(by_turn) != list(range(1, count + 1)):
                 incomplete += 1  # a conversation cut short is never resolved
                 continue
             outcomes.append(outcome_of(cid, cid, "", count, scores))
-            tries[cid].append(outcomes[-1].resolved)
+            units.append(model)
+            tries[f"{model}|{cid}"].append(outcomes[-1].resolved)
             first = next(iter(by_turn.values()))
             convs_all.append(Conversation(first.model, arm, scenario, mode, cid, first.epoch,
                                           S=outcomes[-1].resolved,
                                           safe_resolution=outcomes[-1].safe))
-        clusters = [o.case_id for o in outcomes]
+        clusters = [f"{u}|{o.case_id}" for u, o in zip(units, outcomes, strict=True)]
         failures = Counter(f"turn {o.first_failed_turn}: {o.failed_layer}" for o in outcomes
                            if not o.resolved)
         case_cells.append(CaseCell(
             arm=arm, scenario=scenario, contract_mode=mode, cases=len(convs),
             incomplete=incomplete,
-            resolved=_interval([o.resolved for o in outcomes], clusters,
+            resolved=_interval([o.resolved for o in outcomes], units, clusters,
                                replicates=replicates, seed=seed),
-            safe=_interval([o.safe for o in outcomes], clusters, replicates=replicates,
-                           seed=seed),
+            safe=_interval([o.safe for o in outcomes], units, clusters,
+                           replicates=replicates, seed=seed),
             first_failures=dict(sorted(failures.items())), pass_k=_pass_k(tries)))
         by_position: dict[int, list[TurnView]] = defaultdict(list)
         for by_turn in convs.values():
@@ -296,17 +304,16 @@ def _pass_k(tries: dict[str, list[bool]]) -> dict[int, float]:
     return {k: pass_hat_k(whole, k) for k in range(1, epochs + 1)}
 
 
-def _after_fault(turns: dict[tuple[str, str, str, str, int], dict[int, TurnView]]
-                 ) -> list[TwinContrast]:
+def _after_fault(turns: dict[ConversationKey, dict[int, TurnView]]) -> list[TwinContrast]:
     """Every non-clean cell's turns after its last faulted turn, beside the clean twin's."""
     out = []
     cells = sorted({k[:3] for k in turns if k[1] != "clean"})
     for arm, scenario, mode in cells:
         mine, twin = [], []
-        for (a, s, m, cid, epoch), by_turn in turns.items():
+        for (a, s, m, model, cid, epoch), by_turn in turns.items():
             if (a, s, m) != (arm, scenario, mode):
                 continue
-            clean = turns.get((arm, "clean", mode, cid, epoch), {})
+            clean = turns.get((arm, "clean", mode, model, cid, epoch), {})
             faulted = [n for n, v in by_turn.items() if v.fault_active]
             if not faulted:
                 continue
