@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -125,8 +126,9 @@ def _build(args: argparse.Namespace) -> int:
         return _build_cases(args)
     check = check_spec(args.spec)
     errors = [p for p in _problems(check, prose=False) if p.severity == "error"]
-    if errors or check.spec is None:
-        raise SpecProblems(errors)  # a spec is None only when there are errors
+    if errors or check.spec is None:  # a spec is None only when there are errors
+        raise SpecProblems(errors, validate="layerrag corpus validate" + (
+            f" --spec {shlex.quote(str(args.spec))}" if args.spec is not None else ""))
     info = write_corpus(generate_corpus(check.spec, seed=args.seed), args.out)
     print(json.dumps(info, indent=2, sort_keys=True))
     return 0

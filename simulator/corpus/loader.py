@@ -10,6 +10,7 @@ first error and counting the others.
 from __future__ import annotations
 
 import hashlib
+import shlex
 import tomllib
 import typing
 from collections.abc import Callable
@@ -76,11 +77,14 @@ def load_spec(spec_dir: Path | str | None = None) -> CorpusSpec:
     """Load and validate every file in ``spec_dir`` (default: the bundled enterprise_v2),
     with every registered layer check: any error refuses the spec."""
     check = check_spec(spec_dir)
+    # the command that lists every problem of this spec (the bare one checks the bundled)
+    validate = "layerrag corpus validate" + (
+        f" --spec {shlex.quote(str(spec_dir))}" if spec_dir is not None else "")
     if check.spec is None:
-        raise SpecProblems(check.problems)
+        raise SpecProblems(check.problems, validate=validate)
     errors = [p for fn in _LAYER_CHECKS for p in fn(check) if p.severity == "error"]
     if errors:
-        raise SpecProblems(errors)
+        raise SpecProblems(errors, validate=validate)
     return check.spec
 
 

@@ -192,7 +192,7 @@ def test_build_refuses_a_case_spec_with_errors_and_writes_nothing(
     assert not out.exists() and list(tmp_path.iterdir()) == [spec]
 
 
-def test_enterprise_v2_refusals_keep_their_wording(
+def test_enterprise_v2_refusals_name_the_folder_to_validate(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     spec = tmp_path / "tiny"
     shutil.copytree(TINY_SPEC, spec)
@@ -201,7 +201,8 @@ def test_enterprise_v2_refusals_keep_their_wording(
             path.write_text(path.read_text().replace("value =", "valeu =", 2))
     err = one_line_error(capsys, "corpus", "build", "--spec", str(spec), "--out",
                          str(tmp_path / "out"))
-    assert err.endswith("more errors; `layerrag corpus validate` lists them all)\n"), err
+    assert err.endswith(f"more errors; `layerrag corpus validate --spec {spec}` lists them "
+                        "all)\n"), err
 
 
 # build
