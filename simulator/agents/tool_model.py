@@ -164,7 +164,7 @@ def _conversation(messages: list[BaseMessage], message: str) -> Conversation:
 def _conversing(submission: dict[str, Any], messages: list[BaseMessage], history: list[str]
                 ) -> dict[str, Any]:
     """Rules 2 and 3: ask when the thread names nothing; restate the thread's identifiers
-    (rule 4 is the reader's: it declines when the article does not answer the message)."""
+    (rule 6 is the reader's: it declines when the article does not answer the message)."""
     message = _task(messages)[0]
     if needs_clarification(history, message):
         return {**_abstain(CLARIFY_REASON), "answer_type": "clarify"}

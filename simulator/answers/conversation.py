@@ -1,28 +1,31 @@
-"""The conversation rules of layerrag's own offline agents: how the pipeline (its
-conversation front, simulator/conversations/runner.py) and the tool-calling driver
-(simulator/agents/tool_model.py) turn a thread into one search, and when they ask instead of
-answering. Public rules over what the agent sees, no label.
+"""The conversation rules of layerrag's own offline agents (docs/cases.md, "How the agents
+converse", numbers them 1 to 7): how the pipeline (its conversation front,
+simulator/conversations/runner.py) and the tool-calling driver (simulator/agents/
+tool_model.py) turn a thread into one search, when they ask instead of answering, and when
+the deterministic reader declines. Public rules over what the agent sees, no label.
 
-Both answer one question at a time; in a conversation they form that question from the
-thread (rule 1), ask for what is missing when the thread does not say which thing the user
-means (rule 2), and restate the identifiers the user gave them (rule 3), as a support agent
-does ("For LIC-2207 on CS-30418: ..."):
+Rules 1 to 3 are the front's, here; 4, 5 and 7 are how the deterministic reader reads a
+turn (simulator/answers/extract.py's ``Thread``, simulator/readers/deterministic.py,
+simulator/answers/instructions.py); 6 is :func:`unanswered`, which that reader applies.
 
-1. **Search from the conversation.** The question searched and read is the earlier user
-   messages of the thread, oldest first, then the current one, joined by spaces: a
-   follow-up ("and on the older firmware?") carries the identifiers and topic its thread
-   named. Replies are not searched: they would echo old answers into new searches.
+1. **Search from the conversation.** The question searched is the earlier user messages of
+   the thread, oldest first, then the current one, joined by spaces: a follow-up ("and on
+   the older firmware?") carries the identifiers and topic its thread named. Replies are
+   not searched: they would echo old answers into new searches.
 2. **Clarify.** The pipeline asks a clarifying question instead of searching when the
    thread names no identifier at all, or when the current message names none and points at
    a new, unnamed thing ("another", "the other", "different", "also", or "too" closing a
    clause: "my colleague was refused too").
 3. **Identifiers.** The reply names every identifier the thread's user messages named
-   (:func:`identifier_tokens`), in order of first mention. Served another thread's memory,
-   it names that thread's: which is what identifier exactness measures.
-4. **Speak to the message.** Searching with the whole thread finds the case's article for
-   any question about the case, including one the article does not answer ("will the VPN
-   be replaced this year?"). So the value read is withdrawn, and the reply says that the
-   knowledge base does not answer the message and why, when
+   (:func:`identifier_tokens`), in order of first mention, as a support agent does ("For
+   LIC-2207 on CS-30418: ..."). Served another thread's memory, it names that thread's:
+   which is what identifier exactness measures.
+
+6. **Decline when the article does not answer the message.** Searching with the whole
+   thread finds the case's article for any question about the case, including one the
+   article does not answer ("will the VPN be replaced this year?"). So the value read is
+   withdrawn, and the reply says that the knowledge base does not answer the message and
+   why, when
    a. *only the topic matches*: the message has three content words or more (words of
       three letters or more, not stop words, compared on their first five letters) and no
       sentence of the cited evidence that states the value shares one of them. A shorter
@@ -123,7 +126,7 @@ def _content(text: str) -> frozenset[str]:
 
 
 def speaks_to(message: str, value: str, texts: Sequence[str]) -> bool:
-    """Rule 4a: some sentence of ``texts`` that states ``value`` shares a content word with
+    """Rule 6a: some sentence of ``texts`` that states ``value`` shares a content word with
     ``message``."""
     wanted = _content(message)
     if len(wanted) < SPEAKS_MIN_WORDS or _REFERS_BACK.match(message):
@@ -146,7 +149,7 @@ def _sentences(text: str) -> list[str]:
 
 def unanswered(message: str, earlier: Sequence[str], answer_format: str, value: str,
                cited: Sequence[str]) -> str | None:
-    """Rule 4: why the cited evidence does not answer ``message`` although ``value`` was
+    """Rule 6: why the cited evidence does not answer ``message`` although ``value`` was
     read from it (a reply's reason), or None when it does. ``earlier`` are the thread's
     earlier user messages; ``cited`` the texts of the documents the value cites."""
     from simulator.answers.formats import parse_format

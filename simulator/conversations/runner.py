@@ -63,6 +63,8 @@ C = TypeVar("C")
 """A run context: the pipeline's AgentContext or a tool-calling agent's ToolRunContext."""
 
 SESSION_FAULTS = frozenset({"wrong_session"})
+LEAKED = frozenset({"foreign", "mixed"})
+"""The memories that hold another session's exchanges (simulator/cases/record.py)."""
 """Faults whose turn also serves another thread's memory."""
 CHUNK = 64
 """Threads per gather: one turn position of a run is stored in chunks of this many."""
@@ -230,16 +232,21 @@ class CaseRunner:
         record, reply = done["turn"]
         errored = record.agent_error or record.provider_error or record.reader_error
         valued = truth.expected_answer is not None
+        memory = state.get("memory", "own")
+        layer = record.failure_layer if valued and not record.S else None
+        if layer is not None and memory in LEAKED:
+            # the tool calls alone show no fault (a turn the leaked thread made the agent
+            # ask about may search nothing): the memory it was served is the cause
+            layer = "session"
         score = score_turn(cell.labels, truth, None if errored else reply,
                            strict_s=record.S if valued else None, errored=errored,
                            safe_resolution=record.safe_resolution if valued else None,
-                           failure_layer=record.failure_layer if valued and not record.S
-                           else None)
+                           failure_layer=layer)
         case = CaseTurn(case_id=cell.case.case_id, case_key=cell.labels.case_key,
                         turn=position + 1, turns=len(cell.case.turns), kind=truth.kind,
                         epoch=cell.epoch,
                         message=turn.message, fault_active=active,
-                        memory=state.get("memory", "own"),
+                        memory=memory,
                         history=tuple(state.get("history", [])),
                         memory_session=state.get("session_id", cell.case.session.session_id),
                         reply=None if errored else reply, score=score)

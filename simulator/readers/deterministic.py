@@ -10,7 +10,7 @@ In a conversation it reads the value for the turn's own message, the thread brea
 prefers a value it has not already given, and holds a role or system name to its kind
 (:class:`simulator.answers.extract.Thread`); it reads the versions of the best-ranked
 article only (another article is another case's); and it declines, saying why, when the
-article it read is the case's but does not answer the message (rule 4 of
+article it read is the case's but does not answer the message (rule 6 of
 simulator/answers/conversation.py: searched with the whole thread, any question about the
 case finds the case's article). Its reply names the identifiers the thread named and
 recommends the instructions of the article it cites (simulator/answers/instructions.py). A
@@ -112,7 +112,7 @@ def _turn_answer(item: ReaderInput, turn: Conversation, conflict: EvidenceConfli
                  ) -> AgentAnswer:
     """A turn of a conversation: the turn's message read in its thread, from the versions of
     the best-ranked article only (another article is another case's); declined, saying
-    why, when the article does not answer the message (rule 4 of
+    why, when the article does not answer the message (rule 6 of
     simulator/answers/conversation.py); with the reply's support fields: the identifiers
     the thread named (rule 3), and the instructions of the article it cites as its steps."""
     thread = Thread(context=" ".join(turn.user_messages), said=turn.replies,
