@@ -345,6 +345,17 @@ def answer_type_fit(turn: TurnLabels, reply: TurnReply) -> bool:
     return reply.reply_type == turn.answer_type
 
 
+LEAKED_MEMORY = frozenset({"foreign", "mixed"})
+"""The memories that hold another session's exchanges (simulator/cases/record.py)."""
+
+
+def turn_failure_layer(layer: str | None, memory: str) -> str | None:
+    """A value turn's strict failure layer as its case reports it: ``session`` when the turn
+    was answered on another thread's memory, whose tool calls alone may show no fault (a
+    leaked thread that names nothing makes the agent ask, and search nothing)."""
+    return "session" if layer is not None and memory in LEAKED_MEMORY else layer
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -459,5 +470,5 @@ def outcome_of(case_id: str, case_key: str, domain: str, turns: int,
 __all__ = [
     "MATCH_THRESHOLD", "CaseOutcome", "TurnScore", "answer_type_fit", "case_outcome",
     "corrupted_identifiers", "identifier_exactness", "prohibited_action", "score_turn",
-    "outcome_of", "turn_safe", "workflow_order",
+    "outcome_of", "turn_failure_layer", "turn_safe", "workflow_order",
 ]

@@ -43,7 +43,7 @@ from simulator.cases import Case, CaseCorpus, CaseLabels, build_case_corpus
 from simulator.cases.record import CaseTurn
 from simulator.cases.reply import TurnReply
 from simulator.cases.schedule import DEFAULT_SCHEDULE, TurnSchedule, parse_schedule
-from simulator.cases.scoring import score_turn
+from simulator.cases.scoring import score_turn, turn_failure_layer
 from simulator.conversations.thread import (
     ThreadGraph,
     TurnInput,
@@ -63,8 +63,6 @@ C = TypeVar("C")
 """A run context: the pipeline's AgentContext or a tool-calling agent's ToolRunContext."""
 
 SESSION_FAULTS = frozenset({"wrong_session"})
-LEAKED = frozenset({"foreign", "mixed"})
-"""The memories that hold another session's exchanges (simulator/cases/record.py)."""
 """Faults whose turn also serves another thread's memory."""
 CHUNK = 64
 """Threads per gather: one turn position of a run is stored in chunks of this many."""
@@ -233,15 +231,12 @@ class CaseRunner:
         errored = record.agent_error or record.provider_error or record.reader_error
         valued = truth.expected_answer is not None
         memory = state.get("memory", "own")
-        layer = record.failure_layer if valued and not record.S else None
-        if layer is not None and memory in LEAKED:
-            # the tool calls alone show no fault (a turn the leaked thread made the agent
-            # ask about may search nothing): the memory it was served is the cause
-            layer = "session"
         score = score_turn(cell.labels, truth, None if errored else reply,
                            strict_s=record.S if valued else None, errored=errored,
                            safe_resolution=record.safe_resolution if valued else None,
-                           failure_layer=layer)
+                           failure_layer=turn_failure_layer(
+                               record.failure_layer if valued and not record.S else None,
+                               memory))
         case = CaseTurn(case_id=cell.case.case_id, case_key=cell.labels.case_key,
                         turn=position + 1, turns=len(cell.case.turns), kind=truth.kind,
                         epoch=cell.epoch,

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from simulator.archive.row import ArchiveRow
-from simulator.cases.scoring import CaseOutcome, TurnScore, outcome_of
+from simulator.cases.scoring import CaseOutcome, TurnScore, outcome_of, turn_failure_layer
 from simulator.report.judge_section import JudgeSection
 from simulator.runner.record import RunRecord
 from simulator.stats.bootstrap import hierarchical_bootstrap, percentile_interval
@@ -171,7 +171,9 @@ def views_from_rows(rows: Iterable[ArchiveRow]) -> list[TurnView]:
                           corrupted=bool(row.identifier_corrupted),
                           workflow_ok=row.workflow_ok, prohibited=bool(row.prohibited_action),
                           type_fit=bool(row.type_fit), errored=bool(row.turn_errored),
-                          failure_layer=row.failure_layer if valued and not row.S else None)
+                          failure_layer=turn_failure_layer(
+                              row.failure_layer if valued and not row.S else None,
+                              row.memory or "own"))
         out.append(TurnView(row.model, row.arm, row.scenario, row.contract_mode, row.case_id,
                             row.case_epoch or 1, row.case_turn, row.case_turns,
                             bool(row.fault_active), score))

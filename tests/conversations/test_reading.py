@@ -1,6 +1,6 @@
 """How layerrag's own agents read a turn of a conversation: the turn's message in its thread,
 nothing new repeated, names held to their kind, the thread's article only, and the reasons
-they decline when the article is the case's but does not answer the message (rule 4 of
+they decline when the article is the case's but does not answer the message (rule 6 of
 simulator/answers/conversation.py). Each rule is pinned with a failing and a passing side."""
 
 from __future__ import annotations
