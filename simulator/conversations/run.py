@@ -22,7 +22,7 @@ from simulator.live.services import LiveServices
 from simulator.runner.cells import RunSummary
 from simulator.runner.config import RunConfig
 from simulator.runner.lock import holds_run_dir
-from simulator.runner.manifest import check_or_write_manifest
+from simulator.runner.manifest import check_or_write_manifest, recorded_structured_output
 from simulator.runner.record import RunRecord
 from simulator.runner.store import RunStore
 
@@ -47,6 +47,10 @@ def run_cases(config: RunConfig, out: Path, *, progress: Callable[[int, int], No
         options = options or LiveOptions()
         services = build_services(options, spent=load_spend(Path(out)),
                                   spend_ledger=Path(out) / SPEND_FILE)
+        # a resumed run keeps the structured-output method its preflight fixed
+        services.structured_output.update(recorded_structured_output(Path(out)))
+        services.tool_call_mode.update(recorded_structured_output(Path(out),
+                                                                  "tool_call_mode"))
         with use_services(services):
             runner = CaseRunner(config)
     else:
@@ -75,6 +79,10 @@ def _run(runner: CaseRunner, config: RunConfig, out: Path,
 
                 run_batch(_preflight(runner.matrix, services))
                 runner.limit = asyncio.Semaphore(options.concurrency)
+                check_or_write_manifest(  # records the methods the preflight fixed
+                    store, config, runner.matrix.corpus, runner.run_id,
+                    runner.template_versions, dict(services.structured_output),
+                    dict(services.tool_call_mode), agent=runner.matrix.agent)
             run_batch(_restore_all(runner, cells, stored))
             for position in range(max(len(c.case.turns) for c in cells)):
                 todo = [c for c in cells if position < len(c.case.turns)

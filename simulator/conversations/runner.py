@@ -5,8 +5,9 @@ Every (model, scenario, mode, arm, case, epoch) is one LangGraph thread (simulat
 conversations/thread.py). Threads advance in lockstep, turn 1 of every thread, then turn 2,
 and so on, so that the memory a session fault serves at turn k is another thread's memory
 after k - 1 turns, whatever order the threads run in. A turn's tools run through the
-scenario's fault chain when the run's schedule says the faults act on that turn
-(``--fault-turns at:2``), and through the clean chain otherwise. Under a scenario with a
+scenario's fault chain when its schedule says the faults act on that turn (the scenario's
+own ``turns``, else the run's ``--fault-turns at:2``), and through the clean chain
+otherwise. Under a scenario with a
 session fault, the turn is also served another thread's memory: the other case is the one
 the endpoint's session mix-up picks for this case's session
 (``middleware.faults.wrong_session.other_session``), so the leaked memory and the leaked

@@ -29,6 +29,8 @@ def test_a_live_conversation_carries_its_history_into_each_prompt(
     assert "turns written, 0 already done" in capsys.readouterr().err
     with RunStore(tmp_path / "run", create=False) as store:
         records = [r for r in store.records() if r.case is not None]
+        # the method the preflight fixed is recorded, so a resume reuses it
+        assert (store.manifest() or {}).get("structured_output") == {"openai:m1": "json_schema"}
     prompts = [c.prompt for c in fake.calls if not c.is_preflight]
     clean = [r for r in records if r.scenario == "clean" and r.case and r.case.turn >= 2
              and r.prompt_hash is not None]  # a clarify turn asks without a prompt
