@@ -15,13 +15,11 @@ them are complete, so a failed build never leaves half-written output behind.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 from simulator.cases.model import CaseCorpus
+from simulator.corpus.io import identity, jsonl, write_files
 
 AGENT_VISIBLE = ("cases.jsonl", "documents.jsonl")
 """``cases.jsonl``: one :class:`~simulator.cases.model.Case` per line (the ticket as filed,
@@ -40,11 +38,7 @@ def case_manifest(corpus: CaseCorpus) -> dict[str, object]:
     per_domain = Counter(d.domain for d in corpus.documents)
     per_status = Counter(d.status for d in corpus.documents)
     return {
-        "corpus": corpus.name,
-        "seed": corpus.seed,
-        "spec_hash": corpus.spec_hash,
-        "corpus_hash": corpus.corpus_hash,
-        "generator_version": corpus.generator_version,
+        **identity(corpus),
         "agent_visible": list(AGENT_VISIBLE),
         "evaluator_only": list(EVALUATOR_ONLY),
         "counts": {
@@ -58,31 +52,17 @@ def case_manifest(corpus: CaseCorpus) -> dict[str, object]:
     }
 
 
-def _jsonl(rows: list[dict[str, object]]) -> str:
-    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
-
-
 def write_case_corpus(corpus: CaseCorpus, out: Path) -> dict[str, object]:
     """Write the four files into ``out`` all at once; return the manifest."""
-    out = Path(out)
     public = corpus.published()
     info = case_manifest(corpus)
     contents = {
-        "cases.jsonl": _jsonl([c.model_dump(mode="json") for c in public.cases]),
-        "documents.jsonl": _jsonl([d.model_dump(mode="json") for d in public.documents]),
-        "case_labels.jsonl": _jsonl([lab.model_dump(mode="json") for lab in corpus.labels]),
+        "cases.jsonl": jsonl([c.model_dump(mode="json") for c in public.cases]),
+        "documents.jsonl": jsonl([d.model_dump(mode="json") for d in public.documents]),
+        "case_labels.jsonl": jsonl([lab.model_dump(mode="json") for lab in corpus.labels]),
         MANIFEST: json.dumps(info, indent=2, sort_keys=True) + "\n",
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        for name in FILES:
-            (staging / name).write_text(contents[name], encoding="utf-8")
-        out.mkdir(exist_ok=True)
-        for name in FILES:
-            os.replace(staging / name, out / name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    write_files(Path(out), {name: contents[name] for name in FILES})
     return info
 
 

@@ -18,6 +18,35 @@ async function inflate(b64) {
   return JSON.parse(await new Response(stream).text());
 }
 
+// A page's start: the heatmaps, then its rows inflated into the browser (filters wired,
+// the note saying how many and whether sampled), or, over an archive, the note saying why
+// there are none. `setup(rows)` fills the filter options; `what` names the rows.
+async function startPage({what, heatmaps, checkbox, setup, filter, describe}) {
+  heatmaps();
+  const note = document.getElementById("records-note");
+  const packed = document.getElementById("records-data").textContent.trim();
+  if (!packed) {
+    note.className = "note";
+    note.textContent = META.archive_note || `No ${what} in this page.`;
+    document.getElementById("filters").hidden = true;
+    document.getElementById("records").hidden = true;
+  } else {
+    const rows = await inflate(packed);
+    setup(rows);
+    for (const id of [checkbox, "f-scenario", "f-mode", "f-arm"])
+      document.getElementById(id).addEventListener("change", filter);
+    document.getElementById("f-text").addEventListener("input", filter);
+    note.textContent = describe(rows);
+    if (META.sampled) note.className = "note";
+    filter();
+  }
+  document.body.dataset.ready = String(performance.now());
+}
+function failedToStart(what) {
+  return e => { document.body.dataset.error = String(e);
+                document.getElementById("records-note").textContent = `Could not read the ${what}: ` + e; };
+}
+
 function options(id, values) {
   const s = document.getElementById(id);
   for (const v of [...new Set(values)].sort()) s.append(el("option", {value: v}, v));
