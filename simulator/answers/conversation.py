@@ -56,6 +56,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from simulator.answers.formats import parse_format
+
 _IDENTIFIER = re.compile(
     r"(?P<command>\b[a-z][a-z0-9-]*(?:ctl|adm|cli)"
     r"(?: (?!(?:and|the|on|to|for|then|with|shows|is|in|of|or|at|by|as|from|into|against|"
@@ -152,8 +154,6 @@ def unanswered(message: str, earlier: Sequence[str], answer_format: str, value: 
     """Rule 6: why the cited evidence does not answer ``message`` although ``value`` was
     read from it (a reply's reason), or None when it does. ``earlier`` are the thread's
     earlier user messages; ``cited`` the texts of the documents the value cites."""
-    from simulator.answers.formats import parse_format
-
     said_before = " ".join(earlier)
     unseen = [r for r in dict.fromkeys(_RELEASE.findall(message))
               if r not in said_before and not any(r in text for text in cited)]
