@@ -107,9 +107,8 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
               tool_choice: Any) -> AIMessage:
         question, answer_format = _task(messages)
         thread = _conversation(messages, question) if self.conversation else None
-        history = list(thread.user_messages) if thread is not None else []
-        if history:
-            question = conversation_question(history, question)
+        if thread is not None:  # rule 1: search with the thread
+            question = conversation_question(thread.user_messages, question)
         asked = _structured_request(bound, tool_choice, self.answer_tool)
         search = None if asked else _search_tool(bound, self.search_tool, self.answer_tool)
         searches = [] if search is None else _results_of(messages, search[0])
@@ -123,8 +122,8 @@ class DeterministicToolCallingModel(ToolBindingChatModel):
             return AIMessage(content=question)
         submission = _submission(question, answer_format, reading,
                                  has_search=search is not None, conversation=thread)
-        if self.conversation:  # it searched anyway: a run with no tool call is an agent error
-            submission = _conversing(submission, messages, history)
+        if thread is not None:  # it searched anyway: a run with no tool call is an agent error
+            submission = _conversing(submission, thread)
         return self._finish(messages, bound, tool_choice, submission)
 
     def _finish(self, messages: list[BaseMessage], bound: dict[str, dict[str, Any]],
@@ -161,14 +160,12 @@ def _conversation(messages: list[BaseMessage], message: str) -> Conversation:
     return Conversation(history=tuple(pairs), message=message)
 
 
-def _conversing(submission: dict[str, Any], messages: list[BaseMessage], history: list[str]
-                ) -> dict[str, Any]:
+def _conversing(submission: dict[str, Any], thread: Conversation) -> dict[str, Any]:
     """Rules 2 and 3: ask when the thread names nothing; restate the thread's identifiers
     (rule 6 is the reader's: it declines when the article does not answer the message)."""
-    message = _task(messages)[0]
-    if needs_clarification(history, message):
+    if needs_clarification(thread.user_messages, thread.message):
         return {**_abstain(CLARIFY_REASON), "answer_type": "clarify"}
-    named = thread_identifiers(history, message)
+    named = thread_identifiers(thread.user_messages, thread.message)
     if submission["abstain"] or not named:
         return submission
     return {**submission, "reason": restating(named, "the knowledge base says so.")}

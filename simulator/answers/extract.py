@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from simulator.answers.formats import NEGATION, PATTERNS, FormatSpec, parse_format
@@ -240,8 +240,15 @@ def _stated(candidate: str, said: tuple[str, ...]) -> bool:
     """Whether ``candidate`` occurs, as a whole, in one of the replies ``said``."""
     if not said:
         return False
-    pattern = re.compile(r"(?<![\w.])" + re.escape(candidate.lower()) + r"(?!\w)")
+    pattern = _whole(candidate.lower())
     return any(pattern.search(reply.lower()) for reply in said)
+
+
+@lru_cache(maxsize=4096)
+def _whole(value: str) -> re.Pattern[str]:
+    """``value`` as a whole (no word character or dot before it, no word character after):
+    compiled once, since every sentence of every document asks for its candidates."""
+    return re.compile(r"(?<![\w.])" + re.escape(value) + r"(?!\w)")
 
 
 def extract_value(text: str, question: str, answer_format: str | FormatSpec, *,
@@ -259,7 +266,7 @@ def extract_value(text: str, question: str, answer_format: str | FormatSpec, *,
         value = _extract(text, question, fmt, thread)
         if value is not None:
             return value
-        thread = Thread(context=thread.context, names_by_kind=thread.names_by_kind)
+        thread = replace(thread, said=())
     return _extract(text, question, fmt, thread)
 
 
@@ -273,8 +280,7 @@ def _extract(text: str, question: str, fmt: FormatSpec, thread: Thread) -> str |
 
 
 def _opening_word(fmt: FormatSpec, sentence: str, value: str) -> bool:
-    return (fmt.name == "role" and sentence.startswith(value)
-            and not any(w.lower() in ROLE_NOUNS for w in value.split()))
+    return fmt.name == "role" and sentence.startswith(value) and not _names_role(value)
 
 
 def _read(text: str, question: str, fmt: FormatSpec, *, plain: bool,

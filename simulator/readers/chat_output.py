@@ -28,7 +28,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from simulator.answers.schema import NO_CONFLICT, AnswerType, ConflictDisclosure
+from simulator.answers.schema import ANSWER_TYPES, NO_CONFLICT, AnswerType, ConflictDisclosure
 from simulator.readers.base import AgentAnswer, unknown_answer
 
 OutputMethod = Literal["json_schema", "json_object", "tool", "json_prompt"]
@@ -76,8 +76,7 @@ CASE_ANSWER_SCHEMA: dict[str, Any] = {
         "identifiers": {"type": "array", "items": {"type": "string"},
                         "description": "Every error code, version, asset or ticket id, "
                                        "command and file path the reply refers to, exactly."},
-        "answer_type": {"type": "string",
-                        "enum": ["diagnose", "instruct", "clarify", "abstain"],
+        "answer_type": {"type": "string", "enum": list(ANSWER_TYPES),
                         "description": "diagnose, instruct, clarify (abstain to ask) or "
                                        "abstain."},
     },
